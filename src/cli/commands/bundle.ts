@@ -1,0 +1,41 @@
+/**
+ * `boardkit bundle`: writes the bundled contract and its generated types (see src/bundle), or with
+ * `--check` compares them with the files on disk and writes nothing.
+ * @module
+ */
+import { resolve } from 'node:path';
+import { Command } from 'commander';
+import { packageRoot } from '../../contract/paths.js';
+
+interface BundleOptions {
+  check?: boolean;
+  root?: string;
+  outDir?: string;
+}
+
+export function bundleCommand(): Command {
+  return new Command('bundle')
+    .description('bundle openapi/ into openapi/dist/openapi.{yaml,json} and generate src/generated/openapi.ts')
+    .option('--check', 'write nothing; exit 1 listing the artefacts that are stale')
+    .option('--root <file>', 'contract root file (default: openapi/openapi.yaml)')
+    .option('--out-dir <dir>', 'write or check the artefacts under this folder (default: the package root)')
+    .action(async (options: BundleOptions) => {
+      // Loaded on use: openapi-typescript pulls in the TypeScript compiler.
+      const { renderArtefacts, staleArtefacts, writeArtefacts } = await import('../../bundle/index.js');
+      const artefacts = await renderArtefacts(options.root === undefined ? {} : { root: resolve(options.root) });
+      const target = options.outDir === undefined ? packageRoot : resolve(options.outDir);
+      if (options.check === true) {
+        const stale = await staleArtefacts(artefacts, target);
+        if (stale.length > 0) {
+          const list = stale.map((path) => `  ${path}\n`).join('');
+          process.stdout.write(`Stale artefacts (run \`boardkit bundle\` and commit them):\n${list}`);
+          process.exitCode = 1;
+        } else {
+          process.stdout.write(`All ${artefacts.length} artefacts are fresh.\n`);
+        }
+        return;
+      }
+      await writeArtefacts(artefacts, target);
+      process.stdout.write(artefacts.map((artefact) => `Wrote ${artefact.path}\n`).join(''));
+    });
+}

@@ -1,0 +1,32 @@
+/**
+ * The `boardkit` command line. Each subcommand lives in its own module under `commands/`.
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { packageJson } from '../contract/paths.js';
+import { bundleCommand } from './commands/bundle.js';
+import { lintCommand } from './commands/lint.js';
+
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+export function createProgram(): Command {
+  return new Command('boardkit')
+    .description('Contract-first kit for the Decision-Board service API')
+    .version(packageVersion())
+    .addCommand(lintCommand())
+    .addCommand(bundleCommand());
+}
+
+/** Runs the CLI; failures become a message on stderr and exit code 1, never a stack trace. */
+export async function main(argv: string[] = process.argv): Promise<void> {
+  try {
+    await createProgram().parseAsync(argv);
+  } catch (error) {
+    process.stderr.write(`boardkit: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}

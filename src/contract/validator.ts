@@ -1,0 +1,101 @@
+/**
+ * JSON Schema 2020-12 validation against the contract (the root declares that `jsonSchemaDialect`).
+ *
+ * The whole document is added to one Ajv instance, so a schema anywhere in it is addressed by its
+ * pointer and its `#/components/...` references resolve as written.
+ * @module
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { MediaTypeObject, ResponseObject } from 'openapi-typescript';
+import type { OpenApiDocument } from './load.js';
+import { findOperation, type OperationEntry } from './operations.js';
+import { childPointer, resolve, valueAt } from './pointer.js';
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object.
+const addFormats = addFormatsModule.default;
+
+/** The id the document is registered under; validator keys are `openapi.json#/<pointer>`. */
+const documentId = 'openapi.json';
+
+export interface ValidationResult {
+  valid: boolean;
+  errors: ErrorObject[];
+}
+
+export interface ContractValidator {
+  /** The compiled validator of the schema at `pointer` (e.g. `#/components/schemas/Session`). */
+  schemaAt(pointer: string): ValidateFunction;
+  /** Validates `value` against the schema at `pointer`. */
+  validate(pointer: string, value: unknown): ValidationResult;
+  /**
+   * The validator of a response body, or `undefined` when that response declares no schema for the media
+   * type. `operation` is an operationId or an entry of `listOperations`. The status is looked up exactly,
+   * then as a range (`4XX`, OAS 3.1 §4.8.16.2).
+   */
+  responseBody(
+    operation: string | OperationEntry,
+    status: number | string,
+    mediaType?: string,
+  ): ValidateFunction | undefined;
+}
+
+export function createContractValidator(document: OpenApiDocument): ContractValidator {
+  const ajv = new Ajv2020({
+    // The document root is not a schema (`openapi`, `info`, …) and schemas carry `x-` annotations.
+    strictSchema: false,
+    // `type: [string, 'null']` is how the contract spells nullable (openapi/README.md).
+    allowUnionTypes: true,
+    // Every problem at once: a failing example should explain itself in one run.
+    allErrors: true,
+  });
+  addFormats(ajv);
+  ajv.addSchema(document, documentId);
+  const compiled = new Map<string, ValidateFunction>();
+
+  function schemaAt(pointer: string): ValidateFunction {
+    let validateFn = compiled.get(pointer);
+    if (validateFn === undefined) {
+      if (valueAt(document, pointer) === undefined) {
+        throw new Error(`No schema at ${pointer}`);
+      }
+      validateFn = ajv.getSchema(`${documentId}${pointer}`);
+      if (validateFn === undefined) {
+        throw new Error(`Ajv could not resolve ${pointer}`);
+      }
+      compiled.set(pointer, validateFn);
+    }
+    return validateFn;
+  }
+
+  function validate(pointer: string, value: unknown): ValidationResult {
+    const validateFn = schemaAt(pointer);
+    const valid = validateFn(value);
+    return { valid, errors: valid ? [] : [...(validateFn.errors ?? [])] };
+  }
+
+  function responseBody(
+    operation: string | OperationEntry,
+    status: number | string,
+    mediaType = 'application/json',
+  ): ValidateFunction | undefined {
+    const entry = typeof operation === 'string' ? findOperation(document, operation) : operation;
+    if (entry === undefined) {
+      throw new Error(`No operation ${String(operation)} in the contract`);
+    }
+    const code = String(status);
+    const responses = entry.operation.responses ?? {};
+    const key = [code, `${code[0]}XX`].find((candidate) => candidate in responses);
+    if (key === undefined) {
+      return undefined;
+    }
+    const response = resolve<ResponseObject>(document, childPointer(entry.pointer, 'responses', key));
+    if (response.node.content?.[mediaType] === undefined) {
+      return undefined;
+    }
+    const media = resolve<MediaTypeObject>(document, childPointer(response.pointer, 'content', mediaType));
+    return media.node.schema === undefined ? undefined : schemaAt(childPointer(media.pointer, 'schema'));
+  }
+
+  return { schemaAt, validate, responseBody };
+}

@@ -1,0 +1,62 @@
+/**
+ * The import rules of docs/architecture.md, checked on the sources: a layer imports only the layers its
+ * row allows, and the client stays free of Node built-ins so that browsers can load it.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { packageRoot } from '../src/contract/paths.js';
+
+const src = join(packageRoot, 'src');
+
+/** Keep in step with the table in docs/architecture.md. */
+const allowed: Record<string, string[]> = {
+  generated: [],
+  contract: [],
+  client: ['generated'],
+  bundle: ['contract'],
+  lint: ['contract'],
+  cli: ['bundle', 'lint', 'contract'],
+  index: ['client', 'contract', 'generated'],
+};
+
+/** The layer of a file under src/: its top folder, or its name for a top-level module. */
+function layerOf(file: string): string {
+  const [top = ''] = relative(src, file).split(sep);
+  return top.replace(/\.[jt]s$/, '');
+}
+
+function sources(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    return entry.isDirectory() ? sources(path) : entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Static and dynamic import specifiers of a module. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:from|import\()\s*'([^']+)'/g)].map((match) => match[1] ?? '');
+}
+
+const files = sources(src);
+
+describe('layers', () => {
+  test('every source file belongs to a known layer', () => {
+    expect(files.map(layerOf).filter((layer) => !(layer in allowed))).toEqual([]);
+  });
+
+  test.each(files.map((file) => [relative(packageRoot, file), file] as const))('%s', (_, file) => {
+    const layer = layerOf(file);
+    const crossings = importsOf(file)
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => layerOf(resolve(dirname(file), specifier)))
+      .filter((target) => target !== layer && !(allowed[layer] ?? []).includes(target));
+    expect(crossings).toEqual([]);
+  });
+
+  test('the client imports nothing but openapi-fetch and the generated types', () => {
+    const external = importsOf(join(src, 'client.ts')).filter((specifier) => !specifier.startsWith('.'));
+    expect(external).toEqual(['openapi-fetch']);
+  });
+});
