@@ -3093,6 +3093,17 @@ export interface components {
          * RetryScheduleFiveWaits
          * @description Retry schedule with five waits (1, 5, 15, 60, 240 minutes): the first attempt and 5 retries, 6 attempts
          *     in all, the last one about 5 hours (321 minutes) after the first.
+         * @example {
+         *       "waits_minutes": [
+         *         1,
+         *         5,
+         *         15,
+         *         60,
+         *         240
+         *       ],
+         *       "max_attempts": 6,
+         *       "span_minutes": 321
+         *     }
          */
         RetryScheduleFiveWaits: {
             /**
@@ -3121,6 +3132,16 @@ export interface components {
          * RetryScheduleFourWaits
          * @description Retry schedule with four waits (1, 5, 15, 60 minutes): the first attempt and 4 retries, 5 attempts in
          *     all, the last one about 80 minutes (81) after the first.
+         * @example {
+         *       "waits_minutes": [
+         *         1,
+         *         5,
+         *         15,
+         *         60
+         *       ],
+         *       "max_attempts": 5,
+         *       "span_minutes": 81
+         *     }
          */
         RetryScheduleFourWaits: {
             /**
@@ -4116,6 +4137,14 @@ export interface components {
         /**
          * WebhookEventListVariant1
          * @description Event list variant 1 (six events): the session lifecycle and `outcomes.ready`.
+         * @example [
+         *       "session.complete",
+         *       "session.failed",
+         *       "session.cancelled",
+         *       "session.continued",
+         *       "session.reconvened",
+         *       "outcomes.ready"
+         *     ]
          * @constant
          */
         WebhookEventListVariant1: [
@@ -4129,6 +4158,13 @@ export interface components {
         /**
          * WebhookEventListVariant2
          * @description Event list variant 2 (five events): variant 1 without `session.reconvened`.
+         * @example [
+         *       "session.complete",
+         *       "session.failed",
+         *       "session.cancelled",
+         *       "session.continued",
+         *       "outcomes.ready"
+         *     ]
          * @constant
          */
         WebhookEventListVariant2: [
@@ -4141,6 +4177,16 @@ export interface components {
         /**
          * WebhookEventListVariant3
          * @description Event list variant 3 (eight names): sessions, outcomes, actions and shares.
+         * @example [
+         *       "session.created",
+         *       "session.complete",
+         *       "session.cancelled",
+         *       "outcomes.ready",
+         *       "action.executed",
+         *       "action.undone",
+         *       "share.created",
+         *       "share.viewed"
+         *     ]
          * @constant
          */
         WebhookEventListVariant3: [
@@ -4156,6 +4202,17 @@ export interface components {
         /**
          * WebhookEventListVariant4
          * @description Event list variant 4 (nine names): variant 3 plus `decision.captured`.
+         * @example [
+         *       "session.created",
+         *       "session.complete",
+         *       "session.cancelled",
+         *       "outcomes.ready",
+         *       "action.executed",
+         *       "action.undone",
+         *       "share.created",
+         *       "share.viewed",
+         *       "decision.captured"
+         *     ]
          * @constant
          */
         WebhookEventListVariant4: [

@@ -43,7 +43,10 @@ describe('artefacts', () => {
   test.each(Object.values(artefactPaths))('%s is fresh (run `npm run bundle`)', async (path) => {
     const committed = await readFile(join(packageRoot, path), 'utf8');
     const fresh = await readFile(join(scratch, path), 'utf8');
-    expect(firstDifference(committed, fresh)).toBeUndefined();
+    const difference = firstDifference(committed, fresh);
+    if (difference !== undefined) {
+      expect.fail(`${path} is stale at ${difference}`);
+    }
   });
 
   test('JSON and YAML hold the same document', async () => {
