@@ -1,6 +1,6 @@
 /**
- * boardkit's library entry point: the typed client, the contract loader and validator, and the types
- * generated from the contract.
+ * boardkit's library entry point: the typed client, the contract loader and validator, the types
+ * generated from the contract, and the webhook signature functions a receiver needs.
  * @module
  */
 export { createBoardClient, type BoardClient, type BoardClientOptions } from './client.js';
@@ -14,3 +14,17 @@ export {
   type OperationEntry,
 } from './contract/operations.js';
 export type { paths, components, operations, webhooks } from './generated/openapi.js';
+export {
+  createWebhookSecret,
+  replayToleranceSeconds,
+  signDelivery,
+  signLegacyDelivery,
+  verifyDelivery,
+  verifyLegacyDelivery,
+  type LegacyVerifyInput,
+  type RawBody,
+  type SignInput,
+  type VerifyInput,
+  type VerifyResult,
+} from './webhooks/signing.js';
+export { deliveryHeaders, legacyDeliveryHeaders, type HeaderSource } from './webhooks/headers.js';

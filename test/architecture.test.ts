@@ -16,12 +16,28 @@ const allowed: Record<string, string[]> = {
   client: ['generated'],
   bundle: ['contract'],
   lint: ['contract'],
-  cli: ['bundle', 'lint', 'contract'],
-  index: ['client', 'contract', 'generated'],
+  cli: ['bundle', 'lint', 'contract', 'docs', 'fuzz', 'mock', 'conformance', 'server'],
+  docs: ['contract', 'bundle'],
+  webhooks: ['contract', 'generated'],
+  board: ['contract', 'generated'],
+  fuzz: ['contract'],
+  mock: ['contract'],
+  server: ['contract', 'generated', 'board', 'webhooks'],
+  index: ['client', 'contract', 'generated', 'webhooks'],
+  // The suite tests any implementation over HTTP: it never imports the reference server.
+  conformance: ['contract', 'generated', 'webhooks'],
 };
 
-/** The layer of a file under src/: its top folder, or its name for a top-level module. */
+const conformance = join(packageRoot, 'conformance');
+
+/**
+ * The layer of a file: under src/ its top folder, or its name for a top-level module; anything under
+ * conformance/ is the conformance layer.
+ */
 function layerOf(file: string): string {
+  if (!relative(conformance, file).startsWith('..')) {
+    return 'conformance';
+  }
   const [top = ''] = relative(src, file).split(sep);
   return top.replace(/\.[jt]s$/, '');
 }
@@ -39,7 +55,7 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(/(?:from|import\()\s*'([^']+)'/g)].map((match) => match[1] ?? '');
 }
 
-const files = sources(src);
+const files = [...sources(src), ...sources(conformance)];
 
 describe('layers', () => {
   test('every source file belongs to a known layer', () => {
@@ -53,6 +69,14 @@ describe('layers', () => {
       .map((specifier) => layerOf(resolve(dirname(file), specifier)))
       .filter((target) => target !== layer && !(allowed[layer] ?? []).includes(target));
     expect(crossings).toEqual([]);
+  });
+
+  test('the conformance suite takes only signing from src/webhooks', () => {
+    const webhookImports = sources(conformance)
+      .flatMap((file) => importsOf(file).map((specifier) => resolve(dirname(file), specifier)))
+      .filter((target) => layerOf(target) === 'webhooks')
+      .map((target) => relative(join(src, 'webhooks'), target));
+    expect([...new Set(webhookImports)].sort()).toEqual(['headers.js', 'signing.js']);
   });
 
   test('the client imports nothing but openapi-fetch and the generated types', () => {

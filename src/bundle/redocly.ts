@@ -1,7 +1,7 @@
 /**
- * Runs `redocly bundle` on the split contract. Redocly CLI names each inlined component after its file
- * (openapi/README.md: file base names are unique), which `component-renaming-conflicts-severity=error`
- * enforces instead of silently emitting `Name-2`.
+ * Runs Redocly CLI commands: `bundle` on the split contract and `build-docs` for the API reference.
+ * Redocly CLI names each inlined component after its file (openapi/README.md: file base names are unique),
+ * which `component-renaming-conflicts-severity=error` enforces instead of silently emitting `Name-2`.
  * @module
  */
 import { spawn } from 'node:child_process';
@@ -31,20 +31,13 @@ function withoutBanner(stderr: string): string {
     .trim();
 }
 
-/** Bundles `root` into the single file `output`; rejects with Redocly's diagnostics on failure. */
-export function redoclyBundle(root: string, output: string): Promise<void> {
-  const args = [
-    redoclyBin(),
-    'bundle',
-    root,
-    '--output',
-    output,
-    '--component-renaming-conflicts-severity=error',
-  ];
+/** Runs `redocly <command> ...args` in the package root; rejects with Redocly's diagnostics on failure. */
+function runRedocly(command: string, args: readonly string[]): Promise<void> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, {
+    const child = spawn(process.execPath, [redoclyBin(), command, ...args], {
       cwd: packageRoot,
-      // The kit works offline and sends nothing anywhere (toolchain notes §3.1).
+      // The kit works offline and sends nothing anywhere (toolchain notes §3.1). For `build-docs` this
+      // also sets `disableTelemetry` in the page; the `--openapi.disableTelemetry` flag is ignored (§3.3).
       env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -56,8 +49,21 @@ export function redoclyBundle(root: string, output: string): Promise<void> {
       if (code === 0) {
         resolvePromise();
       } else {
-        reject(new Error(`redocly bundle failed (exit ${String(code)}):\n${withoutBanner(stderr)}`));
+        reject(new Error(`redocly ${command} failed (exit ${String(code)}):\n${withoutBanner(stderr)}`));
       }
     });
   });
+}
+
+/** Bundles `root` into the single file `output`. */
+export function redoclyBundle(root: string, output: string): Promise<void> {
+  return runRedocly('bundle', [root, '--output', output, '--component-renaming-conflicts-severity=error']);
+}
+
+/**
+ * Renders `document` as one HTML page with Redoc. `--inlineBundle` embeds Redoc's scripts in the page;
+ * without it the page imports them from Redocly's CDN and, offline, shows only "Loading…" (§3.3).
+ */
+export function redoclyBuildDocs(document: string, output: string, title: string): Promise<void> {
+  return runRedocly('build-docs', [document, '--inlineBundle', '--output', output, '--title', title]);
 }

@@ -6,7 +6,14 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { packageJson } from '../contract/paths.js';
 import { bundleCommand } from './commands/bundle.js';
+import { conformanceCommand } from './commands/conformance.js';
+import { diffCommand } from './commands/diff.js';
+import { docsCommand } from './commands/docs.js';
+import { fuzzCommand } from './commands/fuzz.js';
 import { lintCommand } from './commands/lint.js';
+import { mockCommand } from './commands/mock.js';
+import { proxyCommand } from './commands/proxy.js';
+import { serveCommand } from './commands/serve.js';
 
 function packageVersion(): string {
   const manifest = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
@@ -18,7 +25,14 @@ export function createProgram(): Command {
     .description('Contract-first kit for the Decision-Board service API')
     .version(packageVersion())
     .addCommand(lintCommand())
-    .addCommand(bundleCommand());
+    .addCommand(bundleCommand())
+    .addCommand(conformanceCommand())
+    .addCommand(docsCommand())
+    .addCommand(diffCommand())
+    .addCommand(fuzzCommand())
+    .addCommand(mockCommand())
+    .addCommand(proxyCommand())
+    .addCommand(serveCommand());
 }
 
 /** Runs the CLI; failures become a message on stderr and exit code 1, never a stack trace. */

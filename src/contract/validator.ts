@@ -40,8 +40,21 @@ export interface ContractValidator {
   ): ValidateFunction | undefined;
 }
 
-export function createContractValidator(document: OpenApiDocument): ContractValidator {
+export interface ContractValidatorOptions {
+  /**
+   * Check the document's schemas against the JSON Schema meta-schema when it is added (the default).
+   * Compiling the meta-schema is the slowest part of start-up; a server loading the bundled contract,
+   * which the tests and `boardkit lint` already check, may skip it.
+   */
+  validateSchema?: boolean;
+}
+
+export function createContractValidator(
+  document: OpenApiDocument,
+  options: ContractValidatorOptions = {},
+): ContractValidator {
   const ajv = new Ajv2020({
+    validateSchema: options.validateSchema ?? true,
     // The document root is not a schema (`openapi`, `info`, …) and schemas carry `x-` annotations.
     strictSchema: false,
     // `type: [string, 'null']` is how the contract spells nullable (openapi/README.md).

@@ -2127,7 +2127,7 @@ export interface components {
          *       "turn": 1,
          *       "reply": "For about EUR 2.4M of EU revenue I would set up in Ireland rather than the Netherlands. One OSS registration covers your B2C sales in every member state, your B2B customers self-account under the reverse charge, and the Irish trading rate applies to the licence income if the entity has real staff. The Netherlands only wins if you need a local warehouse, which a software business does not.",
          *       "document": null,
-         *       "credits_charged": 4
+         *       "credits_charged": 5
          *     }
          * @example {
          *       "session_id": "ses_01JD8P6W8Y0A2C4E6G8J0L2N4Q",
@@ -2138,7 +2138,7 @@ export interface components {
          *         "format": "markdown",
          *         "content": "# EU subsidiary structure for VAT\n\n**Recommendation:** incorporate an Irish private limited company (Ltd) as the EU selling entity and register it\nfor the EU One-Stop Shop (OSS).\n\n## Why Ireland\n- Single OSS registration covers B2C sales in every member state; B2B sales use the reverse charge.\n- English-language administration and a 12.5% trading rate on active income.\n\n## Open points for the accountants\n1. Transfer-pricing policy for the licence from the US parent (cost plus 8% proposed).\n2. Whether the Dutch reseller contract creates a fixed establishment in the Netherlands.\n"
          *       },
-         *       "credits_charged": 6
+         *       "credits_charged": 5
          *     }
          */
         ConsultTurnOutput: {
@@ -2157,8 +2157,9 @@ export interface components {
             /** @description Any document the expert composed in this turn; `null` when the turn composed none. */
             document: components["schemas"]["ConsultDocument"] | null;
             /**
-             * @description Credits drawn for this turn from the shared pool (billed per turn).
-             * @example 4
+             * @description Credits drawn for this turn from the shared pool (billed per turn): one Synth-round, 5 credits for the
+             *     standard model class and 15 for premium (designed).
+             * @example 5
              */
             credits_charged: number;
         };
@@ -2236,8 +2237,10 @@ export interface components {
             label: string;
             /**
              * Format: uri
-             * @description The receiving endpoint: an absolute `http` or `https` URL. A URL whose host resolves to a private,
-             *     loopback or link-local address is refused with `400 invalid-request` (designed).
+             * @description The receiving endpoint: an absolute `http` or `https` URL. A URL whose host resolves to an address
+             *     that is not publicly routable (private, loopback, link-local, unique-local, carrier-grade NAT,
+             *     multicast, reserved or unspecified, in IPv4, IPv6 or IPv4-mapped form) is refused with
+             *     `400 invalid-request` (designed: a guard against server-side request forgery).
              * @example https://hooks.acme-analytics.example/decision-board
              */
             url: string;
@@ -2613,11 +2616,11 @@ export interface components {
              */
             title?: string;
             /** @description A different lineup, 2 to 12 distinct Synth slugs; the source's lineup when omitted. */
-            synths?: components["schemas"]["SynthSlug"][];
+            synths?: components["schemas"]["SynthChoice"][];
             /** @description The rounds of the new session; the source's planned rounds when omitted. */
             rounds?: number;
             /** @description A different mode; the source's mode when omitted. */
-            mode?: components["schemas"]["ModeSlug"];
+            mode?: components["schemas"]["ModeChoice"];
             /**
              * @description A different model assignment; the source's when omitted.
              * @enum {string}
@@ -2847,6 +2850,15 @@ export interface components {
             default_lineup: components["schemas"]["SynthSlug"][];
         };
         /**
+         * ModeChoice
+         * @description A mode named in a request: the slug of one of the ten modes or one of its aliases, exactly the values of
+         *     the mode catalogue (`components/examples/ModeCatalog.yaml`; the two lists are checked against each other).
+         *     Any other value is `400 invalid-request`. Responses use the open `ModeSlug`, so a mode added later is an
+         *     additive change.
+         * @example stress_test
+         */
+        ModeChoice: components["schemas"]["ModeSlug"] & ("boardroom" | "decision" | "idea_lab" | "brainstorm" | "lightning_round" | "quick" | "the_arena" | "stress_test" | "debate" | "shark_tank" | "pitch" | "command_center" | "crisis" | "war_room" | "competitive" | "deep_dive" | "analysis" | "crystal_ball" | "forecast" | "research_lab" | "research");
+        /**
          * ModePage
          * @description A page of session modes (seed "Other records", paged list).
          */
@@ -3073,7 +3085,7 @@ export interface components {
              */
             context?: string;
             /** @description A different lineup, 2 to 12 distinct Synth slugs; the decided session's lineup when omitted. */
-            synths?: components["schemas"]["SynthSlug"][];
+            synths?: components["schemas"]["SynthChoice"][];
             /**
              * @description How many rounds the new round session runs. Its rounds are numbered on from the decided session's, and the total may not pass 10.
              * @default 1
@@ -3219,7 +3231,7 @@ export interface components {
              *       "cfo"
              *     ]
              */
-            send_back?: components["schemas"]["SynthSlug"][];
+            send_back?: components["schemas"]["SynthChoice"][];
         };
         /**
          * Session
@@ -3571,13 +3583,13 @@ export interface components {
          * @description Start request variant A, a board lineup. Only `mode` is stated as required; the other fields appear in the published sample.
          */
         StartSessionRequestA: {
-            mode: components["schemas"]["ModeSlug"];
+            mode: components["schemas"]["ModeChoice"];
             /** @example EU launch of the Pro plan */
             title?: string;
             /** @example We sell a B2B analytics tool; 30% of the trial sign-ups come from the EU. */
             context?: string;
             /** @description Synth slugs, 2 to 12 distinct items. Without it the mode's default lineup is staffed (designed). */
-            synths?: components["schemas"]["SynthSlug"][];
+            synths?: components["schemas"]["SynthChoice"][];
             /** @description Number of rounds. The range 1 to 10 and the default 3 are designed. */
             rounds?: number;
             /**
@@ -3599,9 +3611,9 @@ export interface components {
             question: string;
             session_type: components["schemas"]["SessionType"];
             /** @description Used with `boardroom`, e.g. `decision`. */
-            mode?: components["schemas"]["ModeSlug"];
+            mode?: components["schemas"]["ModeChoice"];
             /** @description The slug of the named expert; required for `consult`. */
-            synth_id?: components["schemas"]["SynthSlug"];
+            synth_id?: components["schemas"]["SynthChoice"];
             metadata?: components["schemas"]["Metadata"];
         };
         /**
@@ -3746,6 +3758,13 @@ export interface components {
             updated_at: string;
         };
         /**
+         * SupportedApiVersion
+         * @description A date version this service processes requests as: one of `x-api-versions.supported` (the two lists are
+         *     checked against each other). A request pinned to any other version is `400 invalid-request`.
+         * @example 2026-10-01
+         */
+        SupportedApiVersion: components["schemas"]["ApiVersion"] & ("2026-10-01" | "2026-04-01");
+        /**
          * Synth
          * @description An expert persona of the library (24 Synths; a session seats 2 to 12 of them). The published
          *     specification does not show the fields of the Synth record; they are designed.
@@ -3784,8 +3803,9 @@ export interface components {
              */
             reply: string;
             /**
-             * @description Credits drawn for this turn from the shared pool (seed "What the service does" 8).
-             * @example 3
+             * @description Credits drawn for this turn from the shared pool (seed "What the service does" 8): one Synth-round, 5
+             *     credits for the standard model class (designed).
+             * @example 5
              */
             credits_charged: number;
             /**
@@ -3804,7 +3824,7 @@ export interface components {
          */
         SynthChatRequest: {
             /** @description The Synth to talk to, a slug of the library (`GET /synths`). */
-            synth: components["schemas"]["SynthSlug"];
+            synth: components["schemas"]["SynthChoice"];
             /**
              * @description The user's message.
              * @example You argued the EU pricing change pays back in 14 months. What monthly churn did you assume?
@@ -3815,6 +3835,15 @@ export interface components {
             /** @description A session whose debate the Synth may draw on. The Synth need not have sat on that board. */
             session_id?: components["schemas"]["SessionId"];
         };
+        /**
+         * SynthChoice
+         * @description A Synth named in a request: one of the 24 slugs of the library (seed "Limits"), exactly the values of the
+         *     Synth catalogue (`components/examples/SynthCatalog.yaml`; the two lists are checked against each other).
+         *     Any other slug is `400 invalid-request`. Responses use the open `SynthSlug`, so a Synth added later is an
+         *     additive change.
+         * @example cfo
+         */
+        SynthChoice: components["schemas"]["SynthSlug"] & ("strategist" | "cfo" | "cto" | "operations_chief" | "general_counsel" | "growth_lead" | "people_lead" | "skeptic" | "product_lead" | "customer_advocate" | "data_scientist" | "security_architect" | "economist" | "risk_officer" | "sales_director" | "brand_strategist" | "investor" | "ethicist" | "futurist" | "supply_chain_lead" | "tax_advisor" | "ux_researcher" | "policy_analyst" | "founder");
         /**
          * SynthMessageEvent
          * @description The `synth.message` event of the session stream: one Synth spoke in a round (seed "Server-sent event
@@ -4004,7 +4033,9 @@ export interface components {
              */
             at?: string;
             /** @description The per-event payload; its shape is given by the event's schema (`WebhookEvent*`). */
-            data: Record<string, never>;
+            data: {
+                [key: string]: unknown;
+            };
         };
         /**
          * WebhookEventActionExecuted
@@ -4746,7 +4777,7 @@ export interface components {
          *     request is processed as the workspace's current version. An unknown version is `400 invalid-request`.
          * @example 2026-10-01
          */
-        ApiVersionPin: components["schemas"]["ApiVersion"];
+        ApiVersionPin: components["schemas"]["SupportedApiVersion"];
         /**
          * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident: a cursor that was altered,
          *     or that belongs to another list, is `400 invalid-request`.
@@ -4770,11 +4801,13 @@ export interface components {
         /**
          * @description Resume a stream after the event with this id (WHATWG HTML §9.2.4). Sent automatically by EventSource
          *     clients when they reconnect; the server replays every event after it, none lost and none repeated.
+         *     Event ids are decimal counters of at most 19 digits (`StreamEventId`), so any other value is
+         *     `400 invalid-request`.
          * @example 12
          */
         LastEventId: string;
         /**
-         * @description Unique per legacy delivery, the same on each retry (designed), for idempotent receivers. The `dlv_` shape is designed.
+         * @description Unique per legacy delivery, for idempotent receivers. The `dlv_` shape is designed; whether legacy deliveries are retried is not shown.
          * @example dlv_01JD8V4H6K8M0P2R4T6W8Y0B2D
          */
         LegacyMcpDeliveryIdHeader: string;
@@ -5259,6 +5292,8 @@ export interface operations {
                 /**
                  * @description Resume a stream after the event with this id (WHATWG HTML §9.2.4). Sent automatically by EventSource
                  *     clients when they reconnect; the server replays every event after it, none lost and none repeated.
+                 *     Event ids are decimal counters of at most 19 digits (`StreamEventId`), so any other value is
+                 *     `400 invalid-request`.
                  * @example 12
                  */
                 "Last-Event-ID"?: components["parameters"]["LastEventId"];
@@ -5318,6 +5353,8 @@ export interface operations {
                 /**
                  * @description Resume a stream after the event with this id (WHATWG HTML §9.2.4). Sent automatically by EventSource
                  *     clients when they reconnect; the server replays every event after it, none lost and none repeated.
+                 *     Event ids are decimal counters of at most 19 digits (`StreamEventId`), so any other value is
+                 *     `400 invalid-request`.
                  * @example 12
                  */
                 "Last-Event-ID"?: components["parameters"]["LastEventId"];
@@ -7974,7 +8011,7 @@ export interface operations {
                  */
                 "X-Mcp-Timestamp": components["parameters"]["LegacyMcpTimestampHeader"];
                 /**
-                 * @description Unique per legacy delivery, the same on each retry (designed), for idempotent receivers. The `dlv_` shape is designed.
+                 * @description Unique per legacy delivery, for idempotent receivers. The `dlv_` shape is designed; whether legacy deliveries are retried is not shown.
                  * @example dlv_01JD8V4H6K8M0P2R4T6W8Y0B2D
                  */
                 "X-Mcp-Delivery-Id": components["parameters"]["LegacyMcpDeliveryIdHeader"];

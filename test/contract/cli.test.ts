@@ -31,7 +31,7 @@ function boardkit(...args: string[]): Promise<Run> {
 const fixture = (name: string): string => join(packageRoot, 'test', 'fixtures', 'cli', name);
 
 beforeAll(() => {
-  if (!existsSync(join(packageRoot, 'lib', 'cli', 'index.js'))) {
+  if (!existsSync(join(packageRoot, 'lib', 'src', 'cli', 'index.js'))) {
     throw new Error('lib/ is missing: run `npm run build` (npm test does it first)');
   }
 });

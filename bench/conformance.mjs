@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+/**
+ * Wall time of the whole conformance suite (every category, the rate limits included, two workspaces,
+ * the reference profile) against the reference server with the test-only time control, as users run it
+ * (the CLI as a child process). The baseline, measured in the same run on the same machine, is the same
+ * command against the Prism mock, where only the stateless categories apply.
+ *
+ *   npm run build && node bench/conformance.mjs [--rounds 3] [--time-scale 250]
+ *
+ * The reference server runs in this process on 127.0.0.1 (in-memory SQLite) behind the mutant proxy with
+ * no fault switched on: the proxy serves the time control of docs/conformance.md. Each line reports the
+ * round with the median time. The figures go into docs/benchmarks.md.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values: options } = parseArgs({
+  options: { rounds: { type: 'string', default: '3' }, 'time-scale': { type: 'string', default: '250' } },
+});
+const rounds = Number(options.rounds);
+const timeScale = Number(options['time-scale']);
+
+const { startServer } = await import(join(root, 'lib/src/server/server.js'));
+const { startMock } = await import(join(root, 'lib/src/mock/mock.js'));
+const { adjustableClock } = await import(join(root, 'lib/conformance/mutants/adjustable-clock.js'));
+const { startMutantProxy } = await import(join(root, 'lib/conformance/mutants/proxy.js'));
+const { faults } = await import(join(root, 'lib/conformance/mutants/index.js'));
+
+const keys = { a: 'sk_test_benchworkspacea00000001', b: 'sk_test_benchworkspaceb00000002' };
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function referenceTarget() {
+  const clock = adjustableClock(timeScale);
+  const server = await startServer({ host: '127.0.0.1', port: 0, db: ':memory:', apiKeys: [keys.a, keys.b], clock, allowPrivateWebhookUrls: true, onError: () => undefined });
+  const proxy = await startMutantProxy({ upstream: server.baseUrl, keys, clock, faults });
+  return { baseUrl: proxy.baseUrl, close: async () => (await proxy.close(), await server.close()) };
+}
+
+async function mockTarget() {
+  const mock = await startMock({ port: await freePort() });
+  return { baseUrl: mock.baseUrl, close: () => mock.stop() };
+}
+
+/** Runs the CLI once; returns its wall time and the report's counts. */
+function runSuite(baseUrl) {
+  const reports = mkdtempSync(join(tmpdir(), 'boardkit-bench-'));
+  // The reference profile (the server's start variants per version) with the rate-limit category.
+  const profile = join(reports, 'profile.json');
+  writeFileSync(profile, JSON.stringify({ name: 'reference-full', startResponseA: { '2026-10-01': ['A2'], '2026-04-01': ['A1'] }, startResponseB: ['B'], includeOptIn: true }));
+  const args = ['bin/boardkit.js', 'conformance', '--target', baseUrl, '--api-key', keys.a, '--api-key-b', keys.b, '--profile', profile, '--report-dir', reports];
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8'));
+      rmSync(reports, { recursive: true, force: true });
+      const notPassing = report.requirements.filter((one) => one.status !== 'pass').map((one) => `${one.id} ${one.status}`);
+      resolve({ code, seconds, requests: report.requests, summary: report.summary.requirements, notPassing });
+    });
+  });
+}
+
+const median = (runs) => [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(runs.length / 2)];
+const results = { reference: [], mock: [] };
+for (let round = 0; round < rounds; round++) {
+  for (const [name, start] of [['reference', referenceTarget], ['mock', mockTarget]]) {
+    const target = await start();
+    try {
+      results[name].push(await runSuite(target.baseUrl));
+    } finally {
+      await target.close();
+    }
+  }
+}
+
+console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${rounds} rounds, time scale ${timeScale}`);
+console.log('| target | wall time (median) | wall time of each round | requests | pass | fail | skip | error | exit code |');
+console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|');
+for (const [name, runs] of Object.entries(results)) {
+  const { seconds, requests, summary, code } = median(runs);
+  const each = runs.map((run) => run.seconds.toFixed(1)).join(', ');
+  console.log(`| ${name} | ${seconds.toFixed(1)} s | ${each} | ${requests} | ${summary.pass} | ${summary.fail} | ${summary.skip} | ${summary.error} | ${code} |`);
+}
+console.log(`\nNot passing against the reference server: ${median(results.reference).notPassing.join(', ') || 'none'}.`);
+const ratio = median(results.reference).seconds / median(results.mock).seconds;
+console.log(`\nThe full suite against the reference server takes ${ratio.toFixed(1)} times as long as the stateless part against the mock.`);

@@ -1,0 +1,127 @@
+/**
+ * Authentication (seed "Authentication"): every authenticated operation refuses missing, invalid and
+ * wrongly-schemed credentials with 401; the health probe needs none; a valid key is accepted.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import type { Credentials } from '../harness/http.js';
+import { authenticatedOperations, exampleRequest } from '../harness/requests.js';
+import { expectProblem } from './problem-shape.js';
+import { type CheckContext, defineCheck } from './types.js';
+
+async function callEveryOperation(ctx: CheckContext, credentials: Credentials, requirement: string, what: string, onEach?: (exchange: Awaited<ReturnType<CheckContext['http']['send']>>) => void): Promise<void> {
+  for (const operation of authenticatedOperations(ctx.contract)) {
+    const request = exampleRequest(ctx.contract, operation);
+    const exchange = await ctx.http.send({
+      method: request.method,
+      path: request.path,
+      ...(request.body === undefined ? {} : { json: request.body }),
+      credentials,
+      // Event streams are refused before they start; a stream that starts anyway must not hold the check.
+      timeoutMs: 5_000,
+    });
+    expectProblem(ctx, requirement, exchange, 401, 'unauthorized', `${request.method} ${operation.path} ${what}`);
+    onEach?.(exchange);
+  }
+}
+
+export const missingToken = defineCheck({
+  name: 'auth.missing-token',
+  category: 'auth',
+  title: 'Every authenticated operation answers 401 without credentials',
+  requirements: ['AUTH-001', 'AUTH-006'],
+  preconditions: [],
+  async run(ctx) {
+    await callEveryOperation(ctx, { kind: 'none' }, 'AUTH-001', 'without credentials', (exchange) => {
+      if (exchange.response?.status !== 401) {
+        return;
+      }
+      const challenge = exchange.response.headers['www-authenticate'] ?? '';
+      ctx.expect(
+        'AUTH-006',
+        /^\s*bearer\b/i.test(challenge),
+        { kind: 'header', message: `${exchange.request.method} ${exchange.request.url}: no Bearer challenge`, expected: 'WWW-Authenticate: Bearer …', got: challenge || null, evidence: exchange },
+        'WWW-Authenticate names Bearer',
+      );
+    });
+  },
+});
+
+export const invalidToken = defineCheck({
+  name: 'auth.invalid-token',
+  category: 'auth',
+  title: 'Every authenticated operation answers 401 to a key that does not exist',
+  requirements: ['AUTH-002'],
+  // A mock checks only that a bearer token is present.
+  preconditions: ['live'],
+  async run(ctx) {
+    const forged = `sk_test_${randomBytes(20).toString('hex')}`;
+    await callEveryOperation(ctx, { kind: 'bearer', key: forged }, 'AUTH-002', 'with a key that does not exist');
+  },
+});
+
+export const wrongScheme = defineCheck({
+  name: 'auth.wrong-scheme',
+  category: 'auth',
+  title: 'A valid key under another scheme than Bearer answers 401',
+  requirements: ['AUTH-003'],
+  preconditions: [],
+  async run(ctx) {
+    const key = ctx.http.authorization()?.replace(/^Bearer /, '') ?? '';
+    const schemes: Array<[string, string]> = [
+      ['Basic', `Basic ${Buffer.from(`${key}:`).toString('base64')}`],
+      ['Token', `Token ${key}`],
+      ['no scheme', key],
+    ];
+    for (const [name, authorization] of schemes) {
+      const exchange = await ctx.http.get('/v1/sessions', { credentials: { kind: 'raw', authorization } });
+      expectProblem(ctx, 'AUTH-003', exchange, 401, 'unauthorized', `GET /v1/sessions with the key under ${name}`);
+    }
+  },
+});
+
+export const healthWithoutToken = defineCheck({
+  name: 'auth.health-without-token',
+  category: 'auth',
+  title: 'The health probe answers 200 without credentials',
+  requirements: ['AUTH-004'],
+  preconditions: [],
+  async run(ctx) {
+    const exchange = await ctx.anonymous.get('/v1/health');
+    ctx.expect(
+      'AUTH-004',
+      exchange.response?.status === 200,
+      { kind: 'status', message: 'GET /v1/health without credentials did not answer 200', expected: 200, got: exchange.response?.status, evidence: exchange },
+      'GET /v1/health without credentials answered 200',
+    );
+  },
+});
+
+export const validToken = defineCheck({
+  name: 'auth.valid-token',
+  category: 'auth',
+  title: 'A valid bearer key is accepted, whatever the case of the scheme',
+  requirements: ['AUTH-005', 'AUTH-007'],
+  preconditions: [],
+  async run(ctx) {
+    const key = ctx.http.authorization()?.replace(/^Bearer /, '') ?? '';
+    const exchange = await ctx.http.get('/v1/sessions');
+    ctx.expect(
+      'AUTH-005',
+      exchange.response?.status === 200,
+      { kind: 'status', message: 'GET /v1/sessions with the key was not accepted', expected: 200, got: exchange.response?.status, evidence: exchange },
+      'GET /v1/sessions with Authorization: Bearer <key> answered 200',
+    );
+    for (const scheme of ['bearer', 'BEARER']) {
+      const variant = await ctx.http.get('/v1/sessions', { credentials: { kind: 'raw', authorization: `${scheme} ${key}` } });
+      ctx.expect(
+        'AUTH-007',
+        variant.response?.status === 200,
+        { kind: 'status', message: `the scheme written "${scheme}" was refused`, expected: 200, got: variant.response?.status, evidence: variant },
+        `the scheme written "${scheme}" was accepted`,
+      );
+    }
+  },
+});
+
+export const authChecks = [missingToken, invalidToken, wrongScheme, healthWithoutToken, validToken];

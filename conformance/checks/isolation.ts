@@ -1,0 +1,214 @@
+/**
+ * Workspace isolation (seed "Authentication" 3), tested with the key of a second workspace: reading,
+ * listing, changing, streaming and sharing the first workspace's session, its webhooks and its cursors.
+ * Another workspace's resources answer 404 (the catalog's not-found covers "belongs to another workspace"),
+ * and no answer may carry the first workspace's data, recognised by a marker unique to the run.
+ * @module
+ */
+import { type Exchange, jsonOf } from '../harness/exchange.js';
+import { readEventStream } from '../harness/event-stream.js';
+import type { HttpClient } from '../harness/http.js';
+import { pageOf, walkList } from '../harness/pages.js';
+import { discard, marker, readSession, startBodyA, startSession } from '../harness/sessions.js';
+import { streamEventNames } from './sse.js';
+import { problemSlug, statusOf } from './problem-shape.js';
+import { type CheckContext, defineCheck } from './types.js';
+
+interface Owned {
+  id: string;
+  title: string;
+}
+
+async function ownedSession(ctx: CheckContext, purpose: string): Promise<Owned> {
+  const title = marker(`isolation ${purpose}`);
+  const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, title, 1));
+  return { id: started.id, title };
+}
+
+function keyB(ctx: CheckContext): HttpClient {
+  return ctx.httpB!;
+}
+
+/** A 404 not-found that carries none of the owner's data. */
+function expectHidden(ctx: CheckContext, requirement: string, exchange: Exchange, secret: string, what: string): void {
+  const hidden = statusOf(exchange) === 404 && problemSlug(exchange) === 'not-found' && !(exchange.response?.body ?? '').includes(secret);
+  ctx.expect(
+    requirement,
+    hidden,
+    { kind: 'isolation', message: `${what} with the other workspace's key answered ${statusOf(exchange)}`, expected: '404 not-found without the owner’s data', got: { status: statusOf(exchange), slug: problemSlug(exchange) ?? null, showsOwnerData: (exchange.response?.body ?? '').includes(secret) }, evidence: exchange },
+    `${what}: 404, nothing shown`,
+  );
+}
+
+export const read = defineCheck({
+  name: 'isolation.read',
+  category: 'isolation',
+  title: "Another workspace's session cannot be read",
+  requirements: ['ISO-001'],
+  preconditions: ['live', 'second-key'],
+  async run(ctx) {
+    const owned = await ownedSession(ctx, 'read');
+    await ctx.http.post(`/v1/sessions/${owned.id}/decisions`, { decision: `${owned.title}: decided.` });
+    for (const path of ['', '/plan', '/outcomes', '/decisions', '/shares']) {
+      expectHidden(ctx, 'ISO-001', await keyB(ctx).get(`/v1/sessions/${owned.id}${path}`), owned.title, `GET /v1/sessions/{id}${path}`);
+    }
+    expectHidden(ctx, 'ISO-001', await keyB(ctx).post(`/v1/sessions/${owned.id}/export`, { format: 'json' }), owned.title, 'POST /v1/sessions/{id}/export');
+    await discard(ctx.http, owned.id);
+  },
+});
+
+export const list = defineCheck({
+  name: 'isolation.list',
+  category: 'isolation',
+  title: "Listing never shows another workspace's sessions",
+  requirements: ['ISO-002'],
+  preconditions: ['live', 'second-key'],
+  async run(ctx) {
+    const owned = await ownedSession(ctx, 'list');
+    const walk = await walkList(keyB(ctx), '/v1/sessions', 100, 50);
+    const leaked = walk.pages.filter((page) => page.exchange.response?.body.includes(owned.id) || page.exchange.response?.body.includes(owned.title));
+    ctx.expect(
+      'ISO-002',
+      leaked.length === 0 && walk.pages.length > 0,
+      { kind: 'isolation', message: `the other workspace's list ${leaked.length > 0 ? 'shows' : 'could not be read to check for'} the session`, expected: 'no page shows it', got: { pagesShowingIt: leaked.length, stopped: walk.stopped ?? null }, evidence: leaked.length > 0 ? leaked.map((page) => page.exchange) : walk.pages.map((page) => page.exchange) },
+      `${walk.keys.length} sessions over ${walk.pages.length} pages, none of the other workspace`,
+    );
+    await discard(ctx.http, owned.id);
+  },
+});
+
+export const change = defineCheck({
+  name: 'isolation.change',
+  category: 'isolation',
+  title: "Another workspace's session cannot be changed",
+  requirements: ['ISO-003'],
+  preconditions: ['live', 'second-key'],
+  async run(ctx) {
+    const owned = await ownedSession(ctx, 'change');
+    const path = `/v1/sessions/${owned.id}`;
+    const attempts: Array<[string, () => Promise<Exchange>]> = [
+      ['PATCH', () => keyB(ctx).patch(path, { title: 'taken over' })],
+      ['POST messages', () => keyB(ctx).post(`${path}/messages`, { content: 'taken over' })],
+      ['POST decisions', () => keyB(ctx).post(`${path}/decisions`, { decision: 'taken over' })],
+      ['POST fork', () => keyB(ctx).post(`${path}/fork`, { context: 'taken over' })],
+      ['POST continue', () => keyB(ctx).post(`${path}/continue`, {})],
+      ['POST cancel', () => keyB(ctx).post(`${path}/cancel`, {})],
+      ['POST archive', () => keyB(ctx).post(`${path}/archive`)],
+      ['DELETE', () => keyB(ctx).delete(path)],
+    ];
+    for (const [what, attempt] of attempts) {
+      expectHidden(ctx, 'ISO-003', await attempt(), owned.title, `${what} /v1/sessions/{id}`);
+    }
+    const { exchange, session } = await readSession(ctx.http, owned.id);
+    const decisions = pageOf(await ctx.http.get(`${path}/decisions`)).items;
+    ctx.expect(
+      'ISO-003',
+      session['title'] === owned.title && !['cancelled', 'archived'].includes(String(session.status)) && decisions.length === 0,
+      { kind: 'isolation', message: "the other workspace's attempts changed the session", expected: { title: owned.title, decisions: 0, status: 'neither cancelled nor archived' }, got: { title: session['title'], status: session.status, decisions: decisions.length }, evidence: exchange },
+      'the session is unchanged',
+    );
+    await discard(ctx.http, owned.id);
+  },
+});
+
+export const stream = defineCheck({
+  name: 'isolation.stream',
+  category: 'isolation',
+  title: "Another workspace's session cannot be streamed",
+  requirements: ['ISO-004'],
+  preconditions: ['live', 'second-key'],
+  async run(ctx) {
+    const owned = await ownedSession(ctx, 'stream');
+    const reading = await readEventStream({
+      url: ctx.http.url(`/v1/sessions/${owned.id}/events`),
+      authorization: keyB(ctx).authorization(),
+      log: ctx.http.config.log,
+      check: ctx.name,
+      eventNames: streamEventNames(ctx.contract),
+      terminal: ['session.complete', 'session.failed', 'session.cancelled'],
+      timeoutMs: 5_000,
+      signal: ctx.signal,
+    });
+    const first = reading.connections[0]?.exchange;
+    if (first !== undefined) {
+      expectHidden(ctx, 'ISO-004', first, owned.title, 'GET /v1/sessions/{id}/events');
+    }
+    ctx.expect('ISO-004', reading.events.length === 0, { kind: 'isolation', message: `the other workspace received ${reading.events.length} events`, expected: 0, got: reading.events.map((event) => event.type), evidence: reading.connections.map((connection) => connection.exchange) }, 'no event reached the other workspace');
+    expectHidden(ctx, 'ISO-004', await keyB(ctx).get(`/v1/sessions/${owned.id}/summary`, { timeoutMs: 5_000 }), owned.title, 'GET /v1/sessions/{id}/summary');
+    await discard(ctx.http, owned.id);
+  },
+});
+
+export const share = defineCheck({
+  name: 'isolation.share',
+  category: 'isolation',
+  title: "Another workspace's session cannot be shared",
+  requirements: ['ISO-005'],
+  preconditions: ['live', 'second-key'],
+  async run(ctx) {
+    const owned = await ownedSession(ctx, 'share');
+    expectHidden(ctx, 'ISO-005', await keyB(ctx).post(`/v1/sessions/${owned.id}/shares`, { access: 'public' }), owned.title, 'POST /v1/sessions/{id}/shares');
+    const shares = await ctx.http.get(`/v1/sessions/${owned.id}/shares`);
+    ctx.expect('ISO-005', pageOf(shares).items.length === 0, { kind: 'isolation', message: 'a share link was created', expected: 0, got: pageOf(shares).items.length, evidence: shares }, 'no share link was created');
+    await discard(ctx.http, owned.id);
+  },
+});
+
+export const webhooks = defineCheck({
+  name: 'isolation.webhooks',
+  category: 'isolation',
+  title: "Another workspace's webhooks cannot be read or changed",
+  requirements: ['ISO-006'],
+  preconditions: ['live', 'second-key'],
+  async run(ctx) {
+    const label = marker('isolation webhook');
+    const receiver = await ctx.receiver();
+    const created = await ctx.http.post('/v1/webhooks', { label, url: receiver.endpoint().url, events: ['session.complete'] });
+    const body = (jsonOf(created) ?? {}) as { subscription?: { id?: string }; signing_secret?: string };
+    const id = body.subscription?.id;
+    if (body.signing_secret !== undefined) {
+      ctx.secrets.add(body.signing_secret);
+    }
+    if (id === undefined) {
+      ctx.skip('ISO-006', `the target refused the subscription the check needs (${statusOf(created)})`);
+      return;
+    }
+    for (const [what, attempt] of [
+      ['GET', () => keyB(ctx).get(`/v1/webhooks/${id}`)],
+      ['PATCH', () => keyB(ctx).patch(`/v1/webhooks/${id}`, { label: 'taken over' })],
+      ['GET deliveries', () => keyB(ctx).get(`/v1/webhooks/${id}/deliveries`)],
+      ['POST enable', () => keyB(ctx).post(`/v1/webhooks/${id}/enable`)],
+      ['DELETE', () => keyB(ctx).delete(`/v1/webhooks/${id}`)],
+    ] as Array<[string, () => Promise<Exchange>]>) {
+      expectHidden(ctx, 'ISO-006', await attempt(), label, `${what} /v1/webhooks/{id}`);
+    }
+    const listed = await walkList(keyB(ctx), '/v1/webhooks', 100, 20);
+    ctx.expect('ISO-006', !listed.keys.includes(id), { kind: 'isolation', message: "the other workspace's list shows the subscription", expected: 'absent', got: id, evidence: listed.pages.map((page) => page.exchange) }, "the other workspace's list does not show the subscription");
+    const still = await ctx.http.get(`/v1/webhooks/${id}`);
+    ctx.expect('ISO-006', statusOf(still) === 200 && (jsonOf(still) as { label?: string } | undefined)?.label === label, { kind: 'isolation', message: 'the subscription was changed or deleted', expected: { status: 200, label }, got: { status: statusOf(still), body: jsonOf(still) ?? null }, evidence: still }, 'the subscription is unchanged');
+    await ctx.http.delete(`/v1/webhooks/${id}`);
+  },
+});
+
+export const cursor = defineCheck({
+  name: 'isolation.cursor',
+  category: 'isolation',
+  title: "Another workspace's cursor yields none of its items",
+  requirements: ['ISO-007'],
+  preconditions: ['live', 'second-key'],
+  async run(ctx) {
+    const owned = [await ownedSession(ctx, 'cursor'), await ownedSession(ctx, 'cursor')];
+    const first = pageOf(await ctx.http.get('/v1/sessions', { query: { limit: 1 } }));
+    if (typeof first.nextCursor !== 'string') {
+      ctx.skip('ISO-007', 'the first workspace has no second page to take a cursor from');
+    } else {
+      const replayed = await keyB(ctx).get('/v1/sessions', { query: { limit: 1, cursor: first.nextCursor } });
+      const mine = new Set((await walkList(ctx.http, '/v1/sessions', 100, 50)).keys);
+      const leaked = statusOf(replayed) === 200 ? pageOf(replayed).items.map((item) => (item as { id?: string }).id).filter((id) => id !== undefined && mine.has(id)) : [];
+      ctx.expect('ISO-007', leaked.length === 0, { kind: 'isolation', message: "the cursor gave the other workspace the first workspace's sessions", expected: 'none of them (400 preferred)', got: leaked, evidence: replayed }, `the cursor used by the other workspace answered ${statusOf(replayed)} without the first workspace's sessions`);
+    }
+    await Promise.all(owned.map((session) => discard(ctx.http, session.id)));
+  },
+});
+
+export const isolationChecks = [read, list, change, stream, share, webhooks, cursor];

@@ -1,0 +1,78 @@
+/**
+ * The check model (after Schemathesis' checks): a small named function with stated preconditions that
+ * tests one or more requirements and records typed outcomes with evidence.
+ * @module
+ */
+import type { Contract } from '../harness/contract.js';
+import type { Exchange } from '../harness/exchange.js';
+import type { HttpClient } from '../harness/http.js';
+import type { Failure } from '../harness/observations.js';
+import type { Profile } from '../harness/profiles.js';
+import type { WebhookReceiver } from '../harness/receiver.js';
+import type { Target } from '../harness/target.js';
+import type { TargetClock } from '../harness/clock.js';
+import type { Category } from '../requirements/types.js';
+
+/**
+ * What a check needs of the target before it can run (harness/preconditions.ts says how each is decided
+ * and the reason given when it is not met).
+ * - `live`: a real implementation that keeps state (not a mock);
+ * - `second-key`: a key of another workspace (`--api-key-b`);
+ * - `time-control`: the test-only clock capability;
+ * - `opt-in`: spends quota, so runs only when selected.
+ */
+export type PreconditionName = 'live' | 'second-key' | 'time-control' | 'opt-in';
+
+/**
+ * `main` checks run first, several at once; `exclusive` ones alone, afterwards (they change the target's
+ * clock or exhaust its quota); `sweep` checks last, over every exchange of the run.
+ */
+export type Phase = 'main' | 'exclusive' | 'sweep';
+
+export interface Check {
+  name: string;
+  category: Category;
+  title: string;
+  requirements: readonly string[];
+  preconditions: readonly PreconditionName[];
+  phase: Phase;
+  run(ctx: CheckContext): Promise<void>;
+}
+
+export interface CheckContext {
+  readonly name: string;
+  readonly contract: Contract;
+  readonly target: Target;
+  readonly profile: Profile;
+  /** Authenticated with `--api-key`. */
+  readonly http: HttpClient;
+  /** Authenticated with `--api-key-b`, when given. */
+  readonly httpB: HttpClient | undefined;
+  /** No credentials. */
+  readonly anonymous: HttpClient;
+  readonly clock: TargetClock;
+  readonly signal: AbortSignal;
+  /** Real-time limits: how long a session may take to finish, how long one request may take. */
+  readonly timeouts: { sessionMs: number; requestMs: number };
+  /** Every exchange recorded so far (what the sweeps read). */
+  exchanges(): readonly Exchange[];
+  /** The webhook receiver the suite hosts on 127.0.0.1, started on first use. */
+  receiver(): Promise<WebhookReceiver>;
+  /** Values that must never appear in a response (keys, signing secrets); checks add what they learn. */
+  readonly secrets: Set<string>;
+  pass(requirement: string, message: string, evidence?: Exchange | readonly Exchange[]): void;
+  fail(requirement: string, failure: Failure): void;
+  /** Records a pass when `condition` holds and the failure otherwise; returns `condition`. */
+  expect(requirement: string, condition: boolean, failure: Failure | (() => Failure), passMessage?: string): boolean;
+  /** The requirement could not be tested here, and why. */
+  skip(requirement: string, reason: string): void;
+  /** A progress note. */
+  note(message: string): void;
+}
+
+export { SetupFailure } from '../harness/observations.js';
+
+/** Declares a check; `phase` defaults to `main`. */
+export function defineCheck(check: Omit<Check, 'phase'> & { phase?: Phase }): Check {
+  return { phase: 'main', ...check };
+}

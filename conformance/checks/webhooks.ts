@@ -1,0 +1,163 @@
+/**
+ * Webhooks, received by the suite's own receiver: subscribing, what each delivery carries (signature,
+ * timestamp, headers, id, body), the deliveries listing and the URL guard.
+ * @module
+ */
+import { jsonOf } from '../harness/exchange.js';
+import {
+  bodyOf,
+  deliveryEvidence,
+  deliveryHeaders,
+  deliverySchemaProblems,
+  header,
+  signatureValid,
+  webhookContentType,
+  webhookUserAgent,
+} from '../harness/deliveries.js';
+import { mediaTypeOf } from '../harness/exchange.js';
+import { pageOf, walkList } from '../harness/pages.js';
+import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
+import { causeCancellation, refusalReason, subscribe, targetTimeOf } from '../harness/subscriptions.js';
+import { expectProblem, statusOf } from './problem-shape.js';
+import { type CheckContext, defineCheck } from './types.js';
+
+const toleranceMs = 300_000;
+
+/** The event lists of the seed's four variants (`x-webhook-delivery.event_lists`). */
+function publishedEventLists(ctx: CheckContext): Map<number, string[]> {
+  const delivery = (ctx.contract.document as unknown as { 'x-webhook-delivery': { event_lists: { variants: Array<{ variant: number; events: string[] }> } } })['x-webhook-delivery'];
+  return new Map(delivery.event_lists.variants.map(({ variant, events }) => [variant, events]));
+}
+
+export const subscribeCheck = defineCheck({
+  name: 'webhooks.subscribe',
+  category: 'webhooks',
+  title: 'Subscribing returns the secret once',
+  requirements: ['HOOK-001'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const subscribed = await subscribe(ctx, ['session.complete']);
+    if ('refused' in subscribed) {
+      ctx.fail('HOOK-001', { kind: 'status', message: `POST /v1/webhooks answered ${statusOf(subscribed.refused)}`, expected: 201, got: jsonOf(subscribed.refused) ?? statusOf(subscribed.refused), evidence: subscribed.refused });
+      return;
+    }
+    const { subscription } = subscribed;
+    const body = jsonOf(subscription.exchange) as { ok?: unknown; verify_instructions?: unknown };
+    ctx.expect('HOOK-001', body.ok === true && typeof body.verify_instructions === 'string', { kind: 'schema', message: 'the creation answer lacks ok: true or verify_instructions', expected: { ok: true, verify_instructions: 'a string' }, got: body, evidence: subscription.exchange }, 'created with ok, the secret and verify instructions');
+    const read = await ctx.http.get(`/v1/webhooks/${subscription.id}`);
+    const listed = await walkList(ctx.http, '/v1/webhooks', 100, 20);
+    const shown = [read, ...listed.pages.map((page) => page.exchange)].filter((exchange) => exchange.response?.body.includes(subscription.secret) || /"signing_secret"\s*:/.test(exchange.response?.body ?? ''));
+    ctx.expect('HOOK-001', shown.length === 0, { kind: 'leak', message: 'the signing secret is shown again after creation', expected: 'never again', got: `${shown.length} answers`, evidence: shown }, 'the secret is not shown by GET or the list');
+    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
+  },
+});
+
+export const delivery = defineCheck({
+  name: 'webhooks.delivery',
+  category: 'webhooks',
+  title: 'Deliveries are signed, timely, unique, well-formed and filtered',
+  requirements: ['HOOK-002', 'HOOK-003', 'HOOK-004', 'HOOK-005', 'HOOK-006', 'HOOK-012'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const subscribedEvents = ['session.complete', 'session.cancelled'];
+    const subscribed = await subscribe(ctx, subscribedEvents);
+    if ('refused' in subscribed) {
+      ['HOOK-002', 'HOOK-003', 'HOOK-004', 'HOOK-005', 'HOOK-006', 'HOOK-012'].forEach((requirement) => ctx.skip(requirement, refusalReason(subscribed.refused)));
+      return;
+    }
+    const { subscription } = subscribed;
+    const completed = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('webhook complete'), 1));
+    await causeCancellation(ctx);
+    const arrived = await subscription.endpoint.waitFor(
+      (deliveries) => ['session.complete', 'session.cancelled'].every((event) => deliveries.some((one) => header(one, deliveryHeaders.event) === event)),
+      ctx.timeouts.sessionMs,
+      ctx.signal,
+    );
+    const toTarget = await targetTimeOf(ctx);
+    const deliveries = subscription.endpoint.deliveries();
+    const evidence = deliveries.map((one) => deliveryEvidence(ctx.http.config.log, ctx.name, subscription.endpoint.url, one));
+    if (!arrived) {
+      ctx.fail('HOOK-002', { kind: 'delivery', message: 'session.complete and session.cancelled were not both delivered', expected: subscribedEvents, got: deliveries.map((one) => header(one, deliveryHeaders.event)), evidence });
+    }
+    const lists = publishedEventLists(ctx);
+    const allowed = new Set(ctx.profile.eventLists.flatMap((variant) => lists.get(variant) ?? []));
+    // Webhooks are delivered at least once: the same delivery sent twice keeps its id (HOOK-013 covers
+    // retries); two different deliveries must never share one.
+    const bodiesById = new Map<string, Set<string>>();
+    deliveries.forEach((one, index) => {
+      const evidenceOne = evidence[index]!;
+      const body = bodyOf(one);
+      const event = header(one, deliveryHeaders.event);
+      const shapeOk = one.method === 'POST' && mediaTypeOf(one.headers['content-type']) === webhookContentType && one.headers['user-agent'] === webhookUserAgent && body !== undefined && event === body['event'];
+      ctx.expect('HOOK-002', shapeOk, { kind: 'delivery', message: 'the delivery is not a JSON POST with the fixed User-Agent and a matching X-Service-Event', expected: { method: 'POST', contentType: webhookContentType, userAgent: webhookUserAgent, event: body?.['event'] ?? null }, got: { method: one.method, contentType: one.headers['content-type'] ?? null, userAgent: one.headers['user-agent'] ?? null, event: event ?? null }, evidence: evidenceOne }, `${event} delivered as a JSON POST`);
+      ctx.expect('HOOK-003', signatureValid(one, subscription.secret), { kind: 'signature', message: `${event}: X-Service-Signature does not verify`, expected: 'sha256=HMAC-SHA256(secret, "<timestamp>.<raw_body>")', got: header(one, deliveryHeaders.signature) ?? null, evidence: evidenceOne }, `${event}: the signature verifies`);
+      const timestamp = Number(header(one, deliveryHeaders.timestamp));
+      const skew = Math.abs(timestamp * 1000 - toTarget(one.receivedAt));
+      ctx.expect('HOOK-004', Number.isInteger(timestamp) && skew <= toleranceMs, { kind: 'timestamp', message: `${event}: X-Service-Timestamp is ${Math.round(skew / 1000)} s from the target's clock`, expected: 'within 300 s', got: header(one, deliveryHeaders.timestamp) ?? null, evidence: evidenceOne }, `${event}: timestamp ${Math.round(skew / 1000)} s from the target's clock`);
+      const id = header(one, deliveryHeaders.deliveryId) ?? '';
+      bodiesById.set(id, (bodiesById.get(id) ?? new Set()).add(one.rawBody.toString('utf8')));
+      const problems = deliverySchemaProblems(ctx.contract, one);
+      const listed = event !== undefined && allowed.has(event) && (ctx.target.announced.eventList?.includes(event) ?? true);
+      ctx.expect('HOOK-006', problems.length === 0 && listed, { kind: 'schema', message: `${event}: the delivery does not match its webhook, or its event is not in the deployment's list`, expected: { schema: 'webhooks.' + String(event), eventList: ctx.target.announced.eventList ?? [...allowed] }, got: problems, evidence: evidenceOne }, `${event}: headers and body match the contract`);
+      ctx.expect('HOOK-012', event !== undefined && subscribedEvents.includes(event), { kind: 'delivery', message: `${event} was delivered without being subscribed to`, expected: subscribedEvents, got: event ?? null, evidence: evidenceOne }, `${event} was subscribed to`);
+    });
+    const shared = [...bodiesById.entries()].filter(([id, bodies]) => id === '' || bodies.size > 1).map(([id]) => id);
+    ctx.expect('HOOK-005', shared.length === 0 && deliveries.length > 0, { kind: 'delivery', message: 'different deliveries share an X-Service-Delivery-Id, or carry none', expected: 'one id per delivery', got: shared, evidence }, `${deliveries.length} deliveries, ${bodiesById.size} distinct ids`);
+    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
+    await discard(ctx.http, completed.id);
+  },
+});
+
+export const deliveriesListing = defineCheck({
+  name: 'webhooks.deliveries-listing',
+  category: 'webhooks',
+  title: 'The deliveries listing shows the attempts the receiver saw',
+  requirements: ['HOOK-007'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const subscribed = await subscribe(ctx, ['session.cancelled']);
+    if ('refused' in subscribed) {
+      ctx.skip('HOOK-007', refusalReason(subscribed.refused));
+      return;
+    }
+    const { subscription } = subscribed;
+    await causeCancellation(ctx);
+    await subscription.endpoint.waitFor((deliveries) => deliveries.length > 0, ctx.timeouts.sessionMs, ctx.signal);
+    const received = subscription.endpoint.deliveries()[0];
+    const deliveryId = received === undefined ? undefined : header(received, deliveryHeaders.deliveryId);
+    // The attempt is recorded once the receiver has answered; give the target a moment to write it.
+    let listing = await ctx.http.get(`/v1/webhooks/${subscription.id}/deliveries`);
+    for (let tries = 0; tries < 20 && !pageOf(listing).items.some((item) => (item as { delivery_id?: string }).delivery_id === deliveryId); tries++) {
+      await subscription.endpoint.waitFor(() => false, 50, ctx.signal);
+      listing = await ctx.http.get(`/v1/webhooks/${subscription.id}/deliveries`);
+    }
+    const attempt = pageOf(listing).items.find((item) => (item as { delivery_id?: string }).delivery_id === deliveryId) as Record<string, unknown> | undefined;
+    ctx.expect(
+      'HOOK-007',
+      received !== undefined && attempt !== undefined && attempt['response_code'] === received.answered && attempt['status'] === 'succeeded' && attempt['event'] === 'session.cancelled',
+      { kind: 'delivery', message: 'the listing does not show the attempt the receiver answered', expected: { delivery_id: deliveryId ?? null, response_code: received?.answered ?? null, status: 'succeeded', event: 'session.cancelled' }, got: attempt ?? pageOf(listing).items, evidence: listing },
+      `the listing shows attempt ${String(attempt?.['attempt'])} of ${deliveryId} answered ${received?.answered}`,
+    );
+    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
+  },
+});
+
+export const urlGuard = defineCheck({
+  name: 'webhooks.url-guard',
+  category: 'webhooks',
+  title: 'Private and link-local URLs are refused',
+  requirements: ['HOOK-011'],
+  preconditions: ['live'],
+  async run(ctx) {
+    for (const url of ['http://10.0.0.7/hooks', 'http://169.254.169.254/latest/meta-data', 'http://192.168.1.20:8080/hooks']) {
+      const exchange = await ctx.http.post('/v1/webhooks', { label: marker('guard'), url, events: ['session.complete'] });
+      expectProblem(ctx, 'HOOK-011', exchange, 400, 'invalid-request', `a subscription to ${url}`);
+      const id = (jsonOf(exchange) as { subscription?: { id?: string } } | undefined)?.subscription?.id;
+      if (id !== undefined) {
+        await ctx.http.delete(`/v1/webhooks/${id}`);
+      }
+    }
+  },
+});
+
+export const webhookChecks = [subscribeCheck, delivery, deliveriesListing, urlGuard];

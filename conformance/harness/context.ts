@@ -1,0 +1,85 @@
+/**
+ * The context a check runs with: its clients, the target, the clock, the receiver, and the recorder of
+ * its observations.
+ * @module
+ */
+import type { Check, CheckContext } from '../checks/types.js';
+import type { Contract } from './contract.js';
+import type { Exchange, ExchangeLog } from './exchange.js';
+import type { HttpClient } from './http.js';
+import { evidenceList, type Failure, type Observation } from './observations.js';
+import type { Profile } from './profiles.js';
+import type { WebhookReceiver } from './receiver.js';
+import type { Target } from './target.js';
+
+export interface SharedRunState {
+  contract: Contract;
+  target: Target;
+  profile: Profile;
+  log: ExchangeLog;
+  http: HttpClient;
+  httpB: HttpClient | undefined;
+  anonymous: HttpClient;
+  secrets: Set<string>;
+  receiver: () => Promise<WebhookReceiver>;
+  timeouts: { sessionMs: number; requestMs: number };
+}
+
+/** Observations outside the check's declared requirements are a defect of the suite, not of the target. */
+export class UndeclaredRequirement extends Error {}
+
+export function createCheckContext(
+  check: Check,
+  shared: SharedRunState,
+  signal: AbortSignal,
+  record: (observation: Observation) => void,
+  note: (message: string) => void,
+): CheckContext {
+  const declared = new Set(check.requirements);
+  const observe = (observation: Observation): void => {
+    if (!declared.has(observation.requirement)) {
+      throw new UndeclaredRequirement(`${check.name} recorded ${observation.requirement}, which it does not declare`);
+    }
+    record(observation);
+  };
+  const pass = (requirement: string, message: string, evidence?: Exchange | readonly Exchange[]): void =>
+    observe({ requirement, check: check.name, outcome: 'pass', message, evidence: evidenceList(evidence) });
+  const fail = (requirement: string, failure: Failure): void =>
+    observe({
+      requirement,
+      check: check.name,
+      outcome: 'fail',
+      message: failure.message,
+      kind: failure.kind,
+      expected: failure.expected,
+      got: failure.got,
+      evidence: evidenceList(failure.evidence),
+    });
+  return {
+    name: check.name,
+    contract: shared.contract,
+    target: shared.target,
+    profile: shared.profile,
+    http: shared.http.forCheck(check.name, signal),
+    httpB: shared.httpB?.forCheck(check.name, signal),
+    anonymous: shared.anonymous.forCheck(check.name, signal),
+    clock: shared.target.clock,
+    signal,
+    timeouts: shared.timeouts,
+    exchanges: () => shared.log.all(),
+    receiver: shared.receiver,
+    secrets: shared.secrets,
+    pass,
+    fail,
+    expect(requirement, condition, failure, passMessage) {
+      if (condition) {
+        pass(requirement, passMessage ?? 'as expected', typeof failure === 'function' ? undefined : failure.evidence);
+      } else {
+        fail(requirement, typeof failure === 'function' ? failure() : failure);
+      }
+      return condition;
+    },
+    skip: (requirement, reason) => observe({ requirement, check: check.name, outcome: 'skip', message: reason, evidence: [] }),
+    note,
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * How each precondition is decided, and the reason a skip gives when it is not met (a skip always says
+ * why).
+ * @module
+ */
+import type { PreconditionName } from '../checks/types.js';
+import type { Target } from './target.js';
+
+export interface PreconditionState {
+  target: Target;
+  /** The opt-in categories were selected (`--only`) or the profile includes them. */
+  optedIn: boolean;
+}
+
+/** The reason `name` is not met, or `undefined` when it is. */
+export function unmetReason(name: PreconditionName, { target, optedIn }: PreconditionState): string | undefined {
+  switch (name) {
+    case 'live':
+      return target.live ? undefined : 'not applicable: the target is a mock that keeps no state (it answers sessions never created)';
+    case 'second-key':
+      return target.hasSecondKey ? undefined : 'needs --api-key-b (a key of another workspace)';
+    case 'time-control':
+      return target.clock.known ? undefined : 'target has no time control';
+    case 'opt-in':
+      return optedIn ? undefined : 'spends quota: runs only when selected (--only rate-limits) or with --profile full';
+  }
+}

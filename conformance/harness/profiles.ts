@@ -1,0 +1,83 @@
+/**
+ * Profiles: which published variants the suite accepts. By default every variant the seed publishes is
+ * accepted (start responses A1, A2 and B; event lists 1 to 4; both retry schedules); a profile can require
+ * specific ones, like a claim in OCI's conformance ("a registry that claims a category implements all of it").
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+
+export type StartVariant = 'A1' | 'A2' | 'B';
+export type EventListVariant = 1 | 2 | 3 | 4;
+export type RetryScheduleName = 'four-waits' | 'five-waits';
+
+export interface Profile {
+  name: string;
+  description: string;
+  /** Start response variants accepted for a board-lineup start, by pinned version; `*` for any version. */
+  startResponseA: Readonly<Record<string, readonly StartVariant[]>>;
+  /** Start response variants accepted for a decision-brief start. */
+  startResponseB: readonly StartVariant[];
+  eventLists: readonly EventListVariant[];
+  retrySchedules: readonly RetryScheduleName[];
+  /** Also run the categories that spend quota (rate limits) without `--only`. */
+  includeOptIn: boolean;
+}
+
+const everyStartVariant: readonly StartVariant[] = ['A1', 'A2', 'B'];
+
+export const defaultProfile: Profile = {
+  name: 'default',
+  description: 'Accepts every published variant; the rate-limit category runs only when selected.',
+  startResponseA: { '*': everyStartVariant },
+  startResponseB: everyStartVariant,
+  eventLists: [1, 2, 3, 4],
+  retrySchedules: ['four-waits', 'five-waits'],
+  includeOptIn: false,
+};
+
+export const builtInProfiles: Readonly<Record<string, Profile>> = {
+  default: defaultProfile,
+  full: {
+    ...defaultProfile,
+    name: 'full',
+    description: 'Every published variant, every category, the rate-limit category included.',
+    includeOptIn: true,
+  },
+  reference: {
+    ...defaultProfile,
+    name: 'reference',
+    description:
+      "The reference server's choices: a lineup start answers A2 under 2026-10-01 and A1 under 2026-04-01, a brief start answers B.",
+    startResponseA: { '2026-10-01': ['A2'], '2026-04-01': ['A1'] },
+    startResponseB: ['B'],
+  },
+};
+
+/** The start variants a profile accepts for a lineup start processed as `version`. */
+export function acceptedStartA(profile: Profile, version: string | undefined): readonly StartVariant[] {
+  return (version === undefined ? undefined : profile.startResponseA[version]) ?? profile.startResponseA['*'] ?? everyStartVariant;
+}
+
+/** Whether the profile ties start variants to versions (what VER-004 needs). */
+export function mapsVersions(profile: Profile): boolean {
+  return Object.keys(profile.startResponseA).some((key) => key !== '*');
+}
+
+/**
+ * A built-in profile by name, or a JSON file of one: the file's members replace the defaults', so a
+ * file can say as little as `{"name": "events-v1", "eventLists": [1]}`.
+ */
+export function loadProfile(nameOrFile: string | undefined): Profile {
+  if (nameOrFile === undefined) {
+    return defaultProfile;
+  }
+  const builtIn = builtInProfiles[nameOrFile];
+  if (builtIn !== undefined) {
+    return builtIn;
+  }
+  if (!nameOrFile.endsWith('.json')) {
+    throw new Error(`Unknown profile ${nameOrFile}: use ${Object.keys(builtInProfiles).join(', ')} or a .json file`);
+  }
+  const parsed = JSON.parse(readFileSync(nameOrFile, 'utf8')) as Partial<Profile>;
+  return { ...defaultProfile, name: nameOrFile, description: `Profile file ${nameOrFile}`, ...parsed };
+}

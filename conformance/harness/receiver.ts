@@ -1,0 +1,136 @@
+/**
+ * The webhook receiver the suite hosts (a reverse-role harness, like OpenID's CIBA notification endpoint):
+ * a node:http server on 127.0.0.1 with one endpoint per subscription under test. Each endpoint records
+ * every delivery byte for byte and answers with the status the check programs (200, or a failure).
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Delivery {
+  /** Order of arrival across the receiver. */
+  seq: number;
+  /** Real time of arrival, epoch ms. */
+  receivedAt: number;
+  method: string;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** The body exactly as received: signatures cover these bytes. */
+  rawBody: Buffer;
+  /** The status the receiver answered. */
+  answered: number;
+}
+
+/** A fixed status, or one chosen per delivery (`index` counts this endpoint's deliveries from 0). */
+export type Answer = number | ((delivery: Omit<Delivery, 'answered'>, index: number) => number);
+
+export interface ReceiverEndpoint {
+  url: string;
+  deliveries(): readonly Delivery[];
+  answerWith(answer: Answer): void;
+  /** Resolves `true` once `ready(deliveries)` holds, `false` after `timeoutMs` real ms or on abort. */
+  waitFor(ready: (deliveries: readonly Delivery[]) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
+}
+
+interface EndpointState {
+  answer: Answer;
+  deliveries: Delivery[];
+  waiters: Set<() => void>;
+}
+
+function headersOf(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+  }
+  return headers;
+}
+
+export class WebhookReceiver {
+  readonly #endpoints = new Map<string, EndpointState>();
+  #seq = 0;
+
+  private constructor(
+    readonly server: Server,
+    readonly origin: string,
+  ) {}
+
+  static async start(): Promise<WebhookReceiver> {
+    let receiver: WebhookReceiver | undefined;
+    const server = createServer((request, response) => receiver?.handle(request, response));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', resolve);
+    });
+    const { port } = server.address() as AddressInfo;
+    receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}`);
+    return receiver;
+  }
+
+  /** A new endpoint with its own unguessable path. */
+  endpoint(answer: Answer = 200): ReceiverEndpoint {
+    const path = `/hooks/${randomBytes(9).toString('base64url')}`;
+    const state: EndpointState = { answer, deliveries: [], waiters: new Set() };
+    this.#endpoints.set(path, state);
+    return {
+      url: `${this.origin}${path}`,
+      deliveries: () => state.deliveries,
+      answerWith: (next) => {
+        state.answer = next;
+      },
+      waitFor: (ready, timeoutMs, signal) =>
+        new Promise((resolve) => {
+          const finish = (result: boolean): void => {
+            clearTimeout(timer);
+            state.waiters.delete(test);
+            signal?.removeEventListener('abort', abort);
+            resolve(result);
+          };
+          const test = (): void => {
+            if (ready(state.deliveries)) {
+              finish(true);
+            }
+          };
+          const abort = (): void => finish(false);
+          const timer = setTimeout(() => finish(ready(state.deliveries)), timeoutMs);
+          signal?.addEventListener('abort', abort, { once: true });
+          state.waiters.add(test);
+          test();
+        }),
+    };
+  }
+
+  private handle(request: IncomingMessage, response: import('node:http').ServerResponse): void {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const state = this.#endpoints.get(request.url ?? '');
+      const received = {
+        seq: ++this.#seq,
+        receivedAt: Date.now(),
+        method: request.method ?? '',
+        headers: headersOf(request),
+        rawBody: Buffer.concat(chunks),
+      };
+      if (state === undefined) {
+        response.writeHead(404).end();
+        return;
+      }
+      const index = state.deliveries.length;
+      const answered = typeof state.answer === 'number' ? state.answer : state.answer(received, index);
+      state.deliveries.push({ ...received, answered });
+      response.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? 'ok' : 'failing on purpose');
+      state.waiters.forEach((waiter) => waiter());
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * Runs the suite: discovers the target, runs the selected checks (main phase several at once, then the
+ * exclusive ones alone, then the sweeps), folds observations into one status per requirement, and
+ * reports progress as it goes.
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/contract/paths.js';
+import { checks as allChecks } from '../checks/index.js';
+import type { Check, Phase } from '../checks/types.js';
+import { requirements as allRequirements } from '../requirements/index.js';
+import type { Level, Requirement } from '../requirements/types.js';
+import { loadSuiteContract } from './contract.js';
+import { createCheckContext, type SharedRunState } from './context.js';
+import { ExchangeLog } from './exchange.js';
+import { HttpClient, TransportError } from './http.js';
+import { foldStatus, type Observation, SetupFailure, type Status } from './observations.js';
+import { unmetReason } from './preconditions.js';
+import { defaultProfile, type Profile } from './profiles.js';
+import { WebhookReceiver } from './receiver.js';
+import { type CheckResult, emptyCounts, observationRecord, type RequirementResult, type RunResult } from './results.js';
+import { checksFor, selectRequirements } from './selection.js';
+import { discoverTarget, SuiteError, type Target } from './target.js';
+
+export type ProgressEvent =
+  | { type: 'target'; target: Target }
+  | { type: 'check-start'; check: Check }
+  | { type: 'check-end'; check: Check; result: CheckResult }
+  | { type: 'note'; check: Check; message: string };
+
+export interface RunOptions {
+  /** The seed's {base_url}. */
+  target: string;
+  apiKey: string;
+  /** A key of another workspace, for isolation. */
+  apiKeyB?: string;
+  only?: readonly string[];
+  profile?: Profile;
+  /** Main-phase checks run at once. */
+  concurrency?: number;
+  /** Real time a session may take to finish. */
+  sessionTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** The checks and requirements to use (the suite's own by default; tests pass their own). */
+  checks?: readonly Check[];
+  requirements?: readonly Requirement[];
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+const phases: readonly Phase[] = ['main', 'exclusive', 'sweep'];
+
+function suiteVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Runs `tasks` with at most `limit` at once, in order of start. */
+async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await task(item);
+    }
+  });
+  await Promise.all(workers);
+}
+
+export async function runConformance(options: RunOptions): Promise<RunResult> {
+  const startedAt = new Date();
+  const contract = loadSuiteContract();
+  const profile = options.profile ?? defaultProfile;
+  const registry = options.requirements ?? allRequirements;
+  const selected = selectRequirements(registry, options.only);
+  const selectedIds = new Set(selected.map((requirement) => requirement.id));
+  const toRun = checksFor(selected, options.checks ?? allChecks);
+  const optedIn = profile.includeOptIn || (options.only ?? []).length > 0;
+  const timeouts = { sessionMs: options.sessionTimeoutMs ?? 120_000, requestMs: options.requestTimeoutMs ?? 30_000 };
+
+  const log = new ExchangeLog();
+  const base = new HttpClient({ baseUrl: options.target, log, check: 'discovery', credentials: { kind: 'bearer', key: options.apiKey }, defaultTimeoutMs: timeouts.requestMs, realWaitMs: (seconds) => seconds * 1000 });
+  const target = await discoverTarget({
+    anonymous: base.as({ kind: 'none' }),
+    keyA: base,
+    keyB: options.apiKeyB === undefined ? undefined : base.as({ kind: 'bearer', key: options.apiKeyB }),
+  });
+  options.onProgress?.({ type: 'target', target });
+  const http = new HttpClient({ ...base.config, realWaitMs: (seconds) => target.clock.realMs(seconds * 1000) });
+  let receiver: Promise<WebhookReceiver> | undefined;
+  const shared: SharedRunState = {
+    contract,
+    target,
+    profile,
+    log,
+    http,
+    httpB: options.apiKeyB === undefined ? undefined : http.as({ kind: 'bearer', key: options.apiKeyB }),
+    anonymous: http.as({ kind: 'none' }),
+    secrets: new Set([options.apiKey, ...(options.apiKeyB === undefined ? [] : [options.apiKeyB])]),
+    receiver: () => (receiver ??= WebhookReceiver.start()),
+    timeouts,
+  };
+
+  const observations: Observation[] = [];
+  const checkResults = new Map<string, CheckResult>();
+  const runOne = async (check: Check): Promise<void> => {
+    options.onProgress?.({ type: 'check-start', check });
+    const started = Date.now();
+    const own: Observation[] = [];
+    const record = (observation: Observation): void => {
+      if (selectedIds.has(observation.requirement)) {
+        own.push(observation);
+      }
+    };
+    const unmet = check.preconditions.map((name) => unmetReason(name, { target, optedIn })).find((reason) => reason !== undefined);
+    let reason = unmet;
+    if (unmet !== undefined) {
+      check.requirements.forEach((requirement) => record({ requirement, check: check.name, outcome: 'skip', message: unmet, evidence: [] }));
+    } else {
+      reason = await execute(check, shared, timeouts, record, options, own);
+    }
+    observations.push(...own);
+    const result: CheckResult = {
+      name: check.name,
+      category: check.category,
+      title: check.title,
+      requirements: check.requirements,
+      status: foldStatus(own),
+      ...(reason === undefined ? {} : { reason }),
+      durationMs: Date.now() - started,
+    };
+    checkResults.set(check.name, result);
+    options.onProgress?.({ type: 'check-end', check, result });
+  };
+
+  try {
+    for (const phase of phases) {
+      const inPhase = toRun.filter((check) => check.phase === phase);
+      await pool(inPhase, phase === 'main' ? (options.concurrency ?? 6) : 1, runOne);
+    }
+  } finally {
+    if (receiver !== undefined) {
+      await (await receiver).close();
+    }
+  }
+
+  const requirementResults = selected.map((requirement) => fold(requirement, observations));
+  const finishedAt = new Date();
+  return {
+    suite: { name: 'boardkit conformance', version: suiteVersion(), contractVersion: String(contract.document.info?.version ?? '') },
+    target: {
+      baseUrl: target.baseUrl,
+      live: target.live,
+      liveEvidence: target.liveEvidence,
+      announced: target.announced,
+      testControl: target.control !== undefined,
+      timeScale: target.clock.scale(),
+      clockControllable: target.clock.controllable,
+      secondKey: target.hasSecondKey,
+    },
+    profile: { name: profile.name, description: profile.description },
+    selection: [...(options.only ?? [])],
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationMs: finishedAt.getTime() - startedAt.getTime(),
+    requests: log.all().length,
+    summary: summarize(requirementResults),
+    requirements: requirementResults,
+    checks: toRun.map((check) => checkResults.get(check.name)!).filter((result) => result !== undefined),
+    exitCode: requirementResults.some((result) => result.level === 'MUST' && result.status === 'fail') ? 1 : 0,
+  };
+}
+
+/** Runs one check; returns the reason it errored, if it did. */
+async function execute(
+  check: Check,
+  shared: SharedRunState,
+  timeouts: { sessionMs: number },
+  record: (observation: Observation) => void,
+  options: RunOptions,
+  own: Observation[],
+): Promise<string | undefined> {
+  const controller = new AbortController();
+  const limitMs = timeouts.sessionMs * 2 + 60_000;
+  const timer = setTimeout(() => controller.abort(), limitMs);
+  const ctx = createCheckContext(check, shared, controller.signal, record, (message) => options.onProgress?.({ type: 'note', check, message }));
+  try {
+    await Promise.race([
+      check.run(ctx),
+      new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Error(`the check did not finish within ${limitMs / 1000} s`)), { once: true })),
+    ]);
+    return undefined;
+  } catch (error) {
+    const reason =
+      error instanceof SetupFailure
+        ? `setup failed: ${error.message}`
+        : error instanceof TransportError
+          ? `the target did not answer: ${error.message}`
+          : `suite error: ${error instanceof Error ? error.message : String(error)}`;
+    const evidence = error instanceof SetupFailure && error.evidence !== undefined ? [error.evidence] : error instanceof TransportError ? [error.exchange] : [];
+    const observed = new Set(own.map((observation) => observation.requirement));
+    check.requirements
+      .filter((requirement) => !observed.has(requirement))
+      .forEach((requirement) => record({ requirement, check: check.name, outcome: 'error', message: reason, evidence }));
+    return reason;
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+}
+
+const outcomeOrder: Record<Status, number> = { fail: 0, error: 1, skip: 2, pass: 3 };
+/** Per requirement, every failure is kept (up to 50) but only a sample of the passes. */
+const keptPerOutcome: Record<Status, number> = { fail: 50, error: 20, skip: 20, pass: 10 };
+
+function fold(requirement: Requirement, observations: readonly Observation[]): RequirementResult {
+  const own = observations.filter((observation) => observation.requirement === requirement.id).sort((a, b) => outcomeOrder[a.outcome] - outcomeOrder[b.outcome]);
+  const status = foldStatus(own);
+  const skips = [...new Set(own.filter((observation) => observation.outcome === 'skip').map((observation) => observation.message))];
+  const errors = [...new Set(own.filter((observation) => observation.outcome === 'error').map((observation) => observation.message))];
+  const reason =
+    status === 'skip' ? (skips.join('; ') || 'no check observed it') : status === 'error' ? errors.join('; ') : status === 'pass' && skips.length > 0 ? `partly tested: ${skips.join('; ')}` : undefined;
+  const kept = (Object.keys(keptPerOutcome) as Status[]).flatMap((outcome) => own.filter((observation) => observation.outcome === outcome).slice(0, keptPerOutcome[outcome]));
+  return {
+    id: requirement.id,
+    level: requirement.level,
+    category: requirement.category,
+    seed: requirement.seed,
+    provenance: requirement.provenance,
+    statement: requirement.statement,
+    checks: requirement.checks,
+    ...(requirement.references === undefined ? {} : { references: requirement.references }),
+    status,
+    ...(reason === undefined ? {} : { reason }),
+    observations: kept.sort((a, b) => outcomeOrder[a.outcome] - outcomeOrder[b.outcome]).map(observationRecord),
+  };
+}
+
+function summarize(results: readonly RequirementResult[]): RunResult['summary'] {
+  const requirements = { ...emptyCounts(), total: results.length };
+  const byLevel: Record<Level, ReturnType<typeof emptyCounts>> = { MUST: emptyCounts(), SHOULD: emptyCounts(), MAY: emptyCounts() };
+  for (const result of results) {
+    requirements[result.status]++;
+    byLevel[result.level][result.status]++;
+  }
+  return { requirements, byLevel, mustFailures: results.filter((result) => result.level === 'MUST' && result.status === 'fail').map((result) => result.id) };
+}
+
+export { SuiteError };

@@ -1,0 +1,122 @@
+/**
+ * Session fixtures: start bodies for both request variants, recognising the start response variant, and
+ * waiting for a session to reach a state (by long-polling, as the seed's clients do).
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { Contract } from './contract.js';
+import { type Exchange, jsonOf } from './exchange.js';
+import type { HttpClient } from './http.js';
+import { SetupFailure } from './observations.js';
+import type { StartVariant } from './profiles.js';
+import type { TargetClock } from './clock.js';
+
+export type SessionBody = Record<string, unknown> & { id?: string; status?: string };
+
+/** Slugs of the published library, used when the target's own list is not known. */
+const fallbackLineup = ['cfo', 'skeptic', 'growth_lead', 'general_counsel'];
+
+export const terminalStatuses = new Set(['complete', 'failed', 'cancelled', 'reconvened', 'archived']);
+
+/** A marker unique to this run and purpose, put in titles so data can be recognised anywhere. */
+export function marker(purpose: string): string {
+  return `conformance ${purpose} ${randomUUID().slice(0, 8)}`;
+}
+
+export function lineupOf(synths: readonly string[], size = 3): string[] {
+  const pool = synths.length >= size ? synths : fallbackLineup;
+  return pool.slice(0, size);
+}
+
+/** A board-lineup start (request variant A). */
+export function startBodyA(synths: readonly string[], title = marker('session'), rounds = 2): Record<string, unknown> {
+  return {
+    mode: 'boardroom',
+    title,
+    context: `${title}: a conformance run checks the API; the board weighs a small pricing change.`,
+    synths: lineupOf(synths),
+    rounds,
+  };
+}
+
+/** A decision-brief start (request variant B). */
+export function startBodyB(question = `${marker('brief')}: should we raise the Pro plan price by 5%?`): Record<string, unknown> {
+  return { question, session_type: 'boardroom', mode: 'boardroom' };
+}
+
+const variantSchemas: ReadonlyArray<[StartVariant, string]> = [
+  ['A1', '#/components/schemas/StartSessionResponseA1'],
+  ['A2', '#/components/schemas/StartSessionResponseA2'],
+  ['B', '#/components/schemas/StartSessionResponseB'],
+];
+
+/** Which published start response `body` is, or `undefined`. */
+export function startVariantOf(contract: Contract, body: unknown): StartVariant | undefined {
+  return variantSchemas.find(([, pointer]) => contract.validator.validate(pointer, body).valid)?.[0];
+}
+
+export function sessionIdOf(body: unknown): string | undefined {
+  const record = (body ?? {}) as { session_id?: unknown; id?: unknown };
+  const id = record.session_id ?? record.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+export interface StartedSession {
+  id: string;
+  exchange: Exchange;
+  variant: StartVariant | undefined;
+}
+
+export async function startSession(
+  client: HttpClient,
+  contract: Contract,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<StartedSession> {
+  const exchange = await client.post('/v1/sessions', body, { headers });
+  const status = exchange.response?.status ?? 0;
+  const json = jsonOf(exchange);
+  const id = sessionIdOf(json);
+  if (status < 200 || status > 299 || id === undefined) {
+    throw new SetupFailure(`starting a session answered ${status}`, exchange);
+  }
+  return { id, exchange, variant: startVariantOf(contract, json) };
+}
+
+export async function readSession(client: HttpClient, id: string, query?: Record<string, number>): Promise<{ exchange: Exchange; session: SessionBody }> {
+  const exchange = await client.get(`/v1/sessions/${id}`, query === undefined ? {} : { query });
+  if (exchange.response?.status !== 200) {
+    throw new SetupFailure(`reading session ${id} answered ${exchange.response?.status}`, exchange);
+  }
+  return { exchange, session: (jsonOf(exchange) ?? {}) as SessionBody };
+}
+
+/**
+ * Long-polls the session until `ready` holds or `timeoutMs` of real time pass. Each poll asks the target
+ * to hold for at most the remaining real time (converted to target time).
+ */
+export async function waitForSession(
+  client: HttpClient,
+  clock: TargetClock,
+  id: string,
+  ready: (session: SessionBody) => boolean,
+  timeoutMs: number,
+): Promise<SessionBody> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const remaining = deadline - Date.now();
+    const waitMs = Math.max(0, Math.min(60_000, Math.floor(Math.min(remaining, 5_000) * clock.scale())));
+    const { session } = await readSession(client, id, { wait_ms: waitMs });
+    if (ready(session)) {
+      return session;
+    }
+    if (Date.now() >= deadline) {
+      throw new SetupFailure(`session ${id} stayed ${session.status ?? 'unknown'} for ${Math.round(timeoutMs / 1000)} s`);
+    }
+  }
+}
+
+/** Cancels a session the check no longer needs, so runs do not spend credits; failures are ignored. */
+export async function discard(client: HttpClient, id: string): Promise<void> {
+  await client.post(`/v1/sessions/${id}/cancel`, {}).catch(() => undefined);
+}

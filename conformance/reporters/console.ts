@@ -1,0 +1,55 @@
+/**
+ * Live progress on stderr and the summary on stdout: one line per finished check, then each failed,
+ * errored and skipped requirement with its reason, then the counts and the verdict.
+ * @module
+ */
+import type { ProgressEvent } from '../harness/runner.js';
+import type { RunResult } from '../harness/results.js';
+
+const marks = { pass: 'ok  ', fail: 'FAIL', skip: 'skip', error: 'ERR ' } as const;
+
+export function progressLine(event: ProgressEvent): string | undefined {
+  switch (event.type) {
+    case 'target': {
+      const { target } = event;
+      const clock = target.control === undefined ? 'no time control' : `time scale ${target.clock.scale()}${target.clock.controllable ? ', adjustable' : ''}`;
+      return `target ${target.baseUrl}: ${target.live ? 'live implementation' : 'mock (no state)'}, ${clock}${target.hasSecondKey ? ', second workspace key' : ''}`;
+    }
+    case 'check-start':
+      return undefined;
+    case 'note':
+      return `      ${event.check.name}: ${event.message}`;
+    case 'check-end': {
+      const { result } = event;
+      const seconds = (result.durationMs / 1000).toFixed(1).padStart(5);
+      return `${marks[result.status]} ${seconds}s  ${result.name}${result.reason === undefined ? '' : `  (${result.reason})`}`;
+    }
+  }
+}
+
+export function renderSummary(result: RunResult): string {
+  const lines: string[] = [''];
+  for (const requirement of result.requirements.filter((one) => one.status === 'fail' || one.status === 'error')) {
+    const first = requirement.observations.find((observation) => observation.outcome === requirement.status);
+    lines.push(`${marks[requirement.status]} ${requirement.id} [${requirement.level}] ${requirement.statement}`);
+    lines.push(`       ${requirement.status === 'fail' ? (first?.message ?? '') : (requirement.reason ?? '')}`);
+  }
+  // Skips share a handful of reasons; one line per reason keeps the summary readable.
+  const skipped = new Map<string, string[]>();
+  for (const requirement of result.requirements.filter((one) => one.status === 'skip')) {
+    const reason = requirement.reason ?? 'no reason given';
+    skipped.set(reason, [...(skipped.get(reason) ?? []), requirement.id]);
+  }
+  for (const [reason, ids] of skipped) {
+    lines.push(`skip ${ids.join(', ')}`);
+    lines.push(`       ${reason}`);
+  }
+  const { requirements, byLevel } = result.summary;
+  lines.push('');
+  lines.push(`${requirements.total} requirements: ${requirements.pass} pass, ${requirements.fail} fail, ${requirements.error} error, ${requirements.skip} skip (${result.requests} requests, ${(result.durationMs / 1000).toFixed(1)} s)`);
+  for (const level of ['MUST', 'SHOULD', 'MAY'] as const) {
+    lines.push(`  ${level.padEnd(6)} ${byLevel[level].pass} pass, ${byLevel[level].fail} fail, ${byLevel[level].error} error, ${byLevel[level].skip} skip`);
+  }
+  lines.push(result.exitCode === 0 ? 'Verdict: no MUST requirement failed.' : `Verdict: MUST requirements failed: ${result.summary.mustFailures.join(', ')}.`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,90 @@
+/**
+ * report.html: one self-contained page (inline style and script, no external asset, readable offline and
+ * as a CI artifact): the verdict, the counts, and per requirement its status, its seed section and the
+ * evidence, each exchange with its request and response.
+ * @module
+ */
+import type { EvidenceRecord, ObservationRecord, RequirementResult, RunResult } from '../harness/results.js';
+import { categories } from '../requirements/types.js';
+
+export function htmlEscape(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+}
+
+const style = `
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
+header{background:#1d2330;color:#fff;padding:20px 28px}header h1{margin:0 0 6px;font-size:20px}
+header p{margin:2px 0;color:#c9cfdb}main{padding:20px 28px}
+.verdict{display:inline-block;padding:3px 10px;border-radius:4px;font-weight:600;margin-top:8px}
+.verdict.ok{background:#1f7a4a}.verdict.bad{background:#b3261e}
+.counts{display:flex;gap:12px;flex-wrap:wrap;margin:0 0 18px}.counts div{background:#fff;border:1px solid #dde1e8;border-radius:6px;padding:8px 12px}
+.filters button{margin-right:6px;border:1px solid #bbc2cf;background:#fff;border-radius:4px;padding:4px 10px;cursor:pointer}
+.filters button.on{background:#1d2330;color:#fff}
+h2{font-size:16px;margin:26px 0 8px}table{border-collapse:collapse;width:100%;background:#fff}
+td,th{border-bottom:1px solid #e4e7ee;padding:6px 8px;text-align:left;vertical-align:top}
+.status{font-weight:700;text-transform:uppercase;font-size:12px}.pass{color:#1f7a4a}.fail{color:#b3261e}.skip{color:#6b7280}.error{color:#a15c00}
+details{margin:4px 0}summary{cursor:pointer}pre{background:#f0f2f5;padding:8px;overflow:auto;max-height:320px;white-space:pre-wrap;word-break:break-all;margin:4px 0}
+.obs{border-left:3px solid #dde1e8;padding-left:8px;margin:6px 0}.obs.fail{border-color:#b3261e}.obs.error{border-color:#a15c00}
+.muted{color:#6b7280}`;
+
+const script = `
+document.querySelectorAll('.filters button').forEach(function(button){button.addEventListener('click',function(){
+var wanted=button.dataset.status;document.querySelectorAll('.filters button').forEach(function(b){b.classList.toggle('on',b===button)});
+document.querySelectorAll('tr.requirement').forEach(function(row){row.style.display=(wanted==='all'||row.dataset.status===wanted)?'':'none'})})});`;
+
+function json(value: unknown): string {
+  return htmlEscape(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+}
+
+function headers(record: Record<string, string>): string {
+  return Object.entries(record).map(([name, value]) => `${name}: ${value}`).join('\n');
+}
+
+function exchange(record: EvidenceRecord): string {
+  const request = `${record.request.method} ${record.request.url}\n${headers(record.request.headers)}${record.request.body === undefined ? '' : `\n\n${record.request.body}`}`;
+  const response =
+    record.response === undefined
+      ? `no response: ${record.error ?? 'unknown'}`
+      : `${record.response.status}\n${headers(record.response.headers)}\n\n${record.response.body}${record.response.truncated === true ? '\n[cut]' : ''}`;
+  const label = record.inbound === true ? 'received by the suite' : 'sent by the suite';
+  return `<details><summary>#${record.id} ${htmlEscape(record.request.method)} ${htmlEscape(record.request.url)} → ${record.response?.status ?? 'no response'} <span class="muted">(${label}, ${record.durationMs} ms)</span></summary>
+<p class="muted">Request</p><pre>${htmlEscape(request)}</pre><p class="muted">${record.inbound === true ? 'Answer of the suite' : 'Response'}</p><pre>${htmlEscape(response)}</pre></details>`;
+}
+
+function observation(record: ObservationRecord): string {
+  const expectation =
+    record.expected === undefined && record.got === undefined
+      ? ''
+      : `<details open><summary>expected / got</summary><pre>expected: ${json(record.expected ?? null)}\n\ngot: ${json(record.got ?? null)}</pre></details>`;
+  return `<div class="obs ${record.outcome}"><span class="status ${record.outcome}">${record.outcome}</span> <code>${htmlEscape(record.check)}</code>${record.kind === undefined ? '' : ` <span class="muted">${record.kind}</span>`}: ${htmlEscape(record.message)}${expectation}${record.evidence.map(exchange).join('')}</div>`;
+}
+
+function row(result: RequirementResult): string {
+  return `<tr class="requirement" data-status="${result.status}"><td class="status ${result.status}">${result.status}</td><td><b>${result.id}</b><br><span class="muted">${result.level}</span></td>
+<td>${htmlEscape(result.statement)}<br><span class="muted">Seed: ${htmlEscape(result.seed)} · ${result.provenance}${result.references === undefined ? '' : ` · ${htmlEscape(result.references.join(', '))}`}</span>${result.reason === undefined ? '' : `<br><i>${htmlEscape(result.reason)}</i>`}
+<details><summary>${result.observations.length} observations · checks: ${htmlEscape(result.checks.join(', '))}</summary>${result.observations.map(observation).join('')}</details></td></tr>`;
+}
+
+export function renderHtml(result: RunResult): string {
+  const { summary } = result;
+  const sections = categories
+    .map((category) => result.requirements.filter((requirement) => requirement.category === category))
+    .filter((group) => group.length > 0)
+    .map((group) => `<h2>${htmlEscape(group[0]!.category)}</h2><table><tbody>${group.map(row).join('\n')}</tbody></table>`)
+    .join('\n');
+  const levels = (['MUST', 'SHOULD', 'MAY'] as const)
+    .map((level) => `<div><b>${level}</b> ${summary.byLevel[level].pass} pass · ${summary.byLevel[level].fail} fail · ${summary.byLevel[level].error} error · ${summary.byLevel[level].skip} skip</div>`)
+    .join('');
+  const verdict = result.exitCode === 0 ? '<span class="verdict ok">No MUST requirement failed</span>' : `<span class="verdict bad">MUST failed: ${htmlEscape(summary.mustFailures.join(', '))}</span>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Conformance report: ${htmlEscape(result.target.baseUrl)}</title><style>${style}</style></head>
+<body><header><h1>Decision-Board API conformance</h1>
+<p>Target ${htmlEscape(result.target.baseUrl)} · ${result.target.live ? 'live implementation' : 'mock'} · profile ${htmlEscape(result.profile.name)} · time scale ${result.target.timeScale}${result.target.testControl ? ' (test control)' : ''}</p>
+<p>${htmlEscape(result.suite.name)} ${htmlEscape(result.suite.version)}, contract ${htmlEscape(result.suite.contractVersion)} · ${result.startedAt} · ${(result.durationMs / 1000).toFixed(1)} s</p>${verdict}</header>
+<main><div class="counts"><div><b>${summary.requirements.total}</b> requirements</div><div class="pass">${summary.requirements.pass} pass</div><div class="fail">${summary.requirements.fail} fail</div><div class="error">${summary.requirements.error} error</div><div class="skip">${summary.requirements.skip} skip</div>${levels}</div>
+<div class="filters"><button data-status="all" class="on">all</button><button data-status="fail">fail</button><button data-status="error">error</button><button data-status="skip">skip</button><button data-status="pass">pass</button></div>
+${sections}
+</main><script>${script}</script></body></html>
+`;
+}

@@ -1,0 +1,77 @@
+/**
+ * junit.xml: one test suite per category, one test case per requirement (the format CI systems read:
+ * Jenkins/Surefire's schema, also read by GitHub Actions and GitLab). A failed requirement is a
+ * <failure>, an errored one an <error>, a skipped one <skipped> with its reason.
+ * @module
+ */
+import type { RequirementResult, RunResult } from '../harness/results.js';
+import { categories } from '../requirements/types.js';
+
+/** Escapes text for XML 1.0 and drops the characters it cannot carry at all. */
+export function xmlEscape(text: string): string {
+  return text
+    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&apos;');
+}
+
+function details(result: RequirementResult): string {
+  return result.observations
+    .filter((observation) => observation.outcome === result.status)
+    .map((observation) => {
+      const lines = [`[${observation.check}] ${observation.message}`];
+      if (observation.expected !== undefined) {
+        lines.push(`  expected: ${JSON.stringify(observation.expected)}`);
+      }
+      if (observation.got !== undefined) {
+        lines.push(`  got:      ${JSON.stringify(observation.got)}`);
+      }
+      for (const exchange of observation.evidence.slice(0, 3)) {
+        lines.push(`  ${exchange.inbound === true ? 'received' : 'sent'}: ${exchange.request.method} ${exchange.request.url} → ${exchange.response?.status ?? exchange.error ?? 'no response'}`);
+      }
+      return lines.join('\n');
+    })
+    .join('\n');
+}
+
+function testCase(result: RequirementResult): string {
+  const name = xmlEscape(`${result.id} [${result.level}] ${result.statement}`);
+  const open = `    <testcase classname="conformance.${result.category}" name="${name}" time="0">`;
+  const message = xmlEscape((result.reason ?? result.observations.find((observation) => observation.outcome === result.status)?.message ?? result.status).slice(0, 500));
+  switch (result.status) {
+    case 'pass':
+      return `${open}</testcase>`;
+    case 'skip':
+      return `${open}\n      <skipped message="${message}"/>\n    </testcase>`;
+    case 'fail':
+      return `${open}\n      <failure message="${message}" type="${result.level}">${xmlEscape(details(result))}</failure>\n    </testcase>`;
+    case 'error':
+      return `${open}\n      <error message="${message}" type="error">${xmlEscape(details(result))}</error>\n    </testcase>`;
+  }
+}
+
+export function renderJunit(result: RunResult): string {
+  const suites = categories
+    .map((category) => result.requirements.filter((requirement) => requirement.category === category))
+    .filter((group) => group.length > 0)
+    .map((group) => {
+      const count = (status: string): number => group.filter((requirement) => requirement.status === status).length;
+      const category = group[0]!.category;
+      return [
+        `  <testsuite name="conformance.${category}" tests="${group.length}" failures="${count('fail')}" errors="${count('error')}" skipped="${count('skip')}" time="0" timestamp="${result.startedAt.slice(0, 19)}">`,
+        ...group.map(testCase),
+        '  </testsuite>',
+      ].join('\n');
+    });
+  const total = result.summary.requirements;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xmlEscape(`${result.suite.name} ${result.suite.version} against ${result.target.baseUrl}`)}" tests="${total.total}" failures="${total.fail}" errors="${total.error}" skipped="${total.skip}" time="${(result.durationMs / 1000).toFixed(3)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

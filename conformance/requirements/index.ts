@@ -1,0 +1,40 @@
+/**
+ * The requirement registry: every rule the suite tests, one module per category.
+ * @module
+ */
+import { authRequirements } from './auth.js';
+import { contractRequirements } from './contract.js';
+import { idempotencyRequirements } from './idempotency.js';
+import { isolationRequirements } from './isolation.js';
+import { lifecycleRequirements } from './lifecycle.js';
+import { longPollRequirements } from './long-poll.js';
+import { paginationRequirements } from './pagination.js';
+import { problemRequirements } from './problems.js';
+import { rateLimitRequirements } from './rate-limits.js';
+import { sseRequirements } from './sse.js';
+import type { Requirement } from './types.js';
+import { versioningRequirements } from './versioning.js';
+import { webhookRequirements } from './webhooks.js';
+
+export * from './types.js';
+
+export const requirements: readonly Requirement[] = [
+  ...contractRequirements,
+  ...problemRequirements,
+  ...authRequirements,
+  ...versioningRequirements,
+  ...paginationRequirements,
+  ...idempotencyRequirements,
+  ...longPollRequirements,
+  ...sseRequirements,
+  ...lifecycleRequirements,
+  ...isolationRequirements,
+  ...webhookRequirements,
+  ...rateLimitRequirements,
+];
+
+const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));
+
+export function findRequirement(id: string): Requirement | undefined {
+  return byId.get(id);
+}

@@ -1,0 +1,73 @@
+/**
+ * Workspace isolation (seed "Authentication" 3: keys are scoped per workspace). Tested with a second key
+ * of another workspace; the contract answers another workspace's resources as 404 (`not-found`: "belongs
+ * to another workspace"), so their existence does not leak either.
+ * @module
+ */
+import type { Requirement } from './types.js';
+
+export const isolationRequirements: readonly Requirement[] = [
+  {
+    id: 'ISO-001',
+    level: 'MUST',
+    category: 'isolation',
+    seed: 'Authentication 3',
+    provenance: 'stated',
+    statement: "Reading another workspace's session, its plan, outcomes, decisions, shares or export is answered 404 and shows none of its data.",
+    checks: ['isolation.read'],
+  },
+  {
+    id: 'ISO-002',
+    level: 'MUST',
+    category: 'isolation',
+    seed: 'Authentication 3',
+    provenance: 'stated',
+    statement: "Listing sessions never shows another workspace's sessions.",
+    checks: ['isolation.list'],
+  },
+  {
+    id: 'ISO-003',
+    level: 'MUST',
+    category: 'isolation',
+    seed: 'Authentication 3',
+    provenance: 'stated',
+    statement: "Changing another workspace's session (update, cancel, archive, delete, fork, continue, message, decision) is answered 404 and changes nothing.",
+    checks: ['isolation.change'],
+  },
+  {
+    id: 'ISO-004',
+    level: 'MUST',
+    category: 'isolation',
+    seed: 'Authentication 3',
+    provenance: 'stated',
+    statement: "Streaming another workspace's session events or summary is answered 404 and streams nothing.",
+    checks: ['isolation.stream'],
+  },
+  {
+    id: 'ISO-005',
+    level: 'MUST',
+    category: 'isolation',
+    seed: 'Authentication 3',
+    provenance: 'stated',
+    statement: "Creating a share link for another workspace's session is answered 404 and creates no link.",
+    checks: ['isolation.share'],
+  },
+  {
+    id: 'ISO-006',
+    level: 'MUST',
+    category: 'isolation',
+    seed: 'Authentication 3',
+    provenance: 'stated',
+    statement: "Another workspace's webhook subscriptions and their deliveries can be neither read, listed, changed nor deleted.",
+    checks: ['isolation.webhooks'],
+  },
+  {
+    id: 'ISO-007',
+    level: 'MUST',
+    category: 'isolation',
+    seed: 'Authentication 3',
+    provenance: 'stated',
+    statement: "A cursor issued to another workspace never yields that workspace's items.",
+    checks: ['isolation.cursor'],
+  },
+];

@@ -1,0 +1,74 @@
+/**
+ * Cursor pagination (seed "Endpoints": limit and cursor in, next_cursor out; "Other records": null when
+ * there are no more items).
+ * @module
+ */
+import type { Requirement } from './types.js';
+
+export const paginationRequirements: readonly Requirement[] = [
+  {
+    id: 'PAGE-001',
+    level: 'MUST',
+    category: 'pagination',
+    seed: 'Endpoints',
+    provenance: 'stated',
+    statement: 'Walking a list page by page finds every item that existed before the walk exactly once, while another client inserts items.',
+    checks: ['pagination.walk-under-inserts'],
+  },
+  {
+    id: 'PAGE-002',
+    level: 'MUST',
+    category: 'pagination',
+    seed: 'Resources and their fields › Other records',
+    provenance: 'stated',
+    statement: 'next_cursor is null on the last page and a string on every other page.',
+    checks: ['pagination.walk-under-inserts', 'pagination.every-list'],
+  },
+  {
+    id: 'PAGE-003',
+    level: 'MUST',
+    category: 'pagination',
+    seed: 'Endpoints',
+    provenance: 'stated',
+    statement: 'A page never holds more items than limit, and holds exactly limit while more items follow.',
+    checks: ['pagination.limit'],
+  },
+  {
+    id: 'PAGE-004',
+    level: 'SHOULD',
+    category: 'pagination',
+    seed: 'Limits 3',
+    provenance: 'designed',
+    statement: 'Without limit a page holds at most 20 items.',
+    checks: ['pagination.limit'],
+    references: ['docs/decisions.md › Requests and responses'],
+  },
+  {
+    id: 'PAGE-005',
+    level: 'SHOULD',
+    category: 'pagination',
+    seed: 'Endpoints',
+    provenance: 'designed',
+    statement: 'A cursor that was altered is answered 400 invalid-request, never with a page.',
+    checks: ['pagination.tampered-cursor'],
+    references: ['docs/decisions.md › Requests and responses'],
+  },
+  {
+    id: 'PAGE-006',
+    level: 'SHOULD',
+    category: 'pagination',
+    seed: 'Limits 3',
+    provenance: 'designed',
+    statement: 'A limit outside 1 to 100 is answered 400 invalid-request.',
+    checks: ['pagination.limit-bounds'],
+  },
+  {
+    id: 'PAGE-007',
+    level: 'MUST',
+    category: 'pagination',
+    seed: 'Endpoints',
+    provenance: 'stated',
+    statement: 'Every list endpoint pages with limit and cursor and answers items and next_cursor, and a walk reaches its end.',
+    checks: ['pagination.every-list'],
+  },
+];

@@ -1,0 +1,74 @@
+/**
+ * The session event stream (seed "Events › Server-sent event stream of a session"; WHATWG HTML §9.2).
+ * @module
+ */
+import type { Requirement } from './types.js';
+
+export const sseRequirements: readonly Requirement[] = [
+  {
+    id: 'SSE-001',
+    level: 'MUST',
+    category: 'sse',
+    seed: 'Events › Server-sent event stream of a session',
+    provenance: 'stated',
+    statement: 'GET /v1/sessions/{id}/events is a text/event-stream whose event names are those the contract lists.',
+    checks: ['sse.stream-run'],
+  },
+  {
+    id: 'SSE-002',
+    level: 'MUST',
+    category: 'sse',
+    seed: 'Events › Server-sent event stream of a session',
+    provenance: 'stated',
+    statement: "Every event's data is one JSON object that validates against its event's data schema.",
+    checks: ['sse.stream-run'],
+  },
+  {
+    id: 'SSE-003',
+    level: 'SHOULD',
+    category: 'sse',
+    seed: 'Events › Server-sent event stream of a session',
+    provenance: 'designed',
+    statement: 'Event ids are decimal and strictly increasing within a session, starting at 1.',
+    checks: ['sse.stream-run'],
+    references: ['docs/decisions.md › Streams'],
+  },
+  {
+    id: 'SSE-004',
+    level: 'SHOULD',
+    category: 'sse',
+    seed: 'Events › Server-sent event stream of a session',
+    provenance: 'designed',
+    statement: 'A client that reconnects with Last-Event-ID receives every later event once: none lost, none repeated.',
+    checks: ['sse.resume'],
+    references: ['WHATWG HTML §9.2.4', 'docs/decisions.md › Streams'],
+  },
+  {
+    id: 'SSE-005',
+    level: 'MUST',
+    category: 'sse',
+    seed: 'Events › Server-sent event stream of a session',
+    provenance: 'stated',
+    statement: "session.complete carries outcomes_url, and that URL answers 200 with the session's outcomes.",
+    checks: ['sse.stream-run'],
+  },
+  {
+    id: 'SSE-006',
+    level: 'SHOULD',
+    category: 'sse',
+    seed: 'Events › Server-sent event stream of a session',
+    provenance: 'designed',
+    statement: 'The first event carries a retry hint, rounds are announced in order, and the stream ends after its terminal event.',
+    checks: ['sse.stream-run'],
+    references: ['docs/decisions.md › Streams'],
+  },
+  {
+    id: 'SSE-007',
+    level: 'SHOULD',
+    category: 'sse',
+    seed: 'Events › Server-sent event stream of a session',
+    provenance: 'designed',
+    statement: 'With finite=true the stream sends the events recorded so far and closes.',
+    checks: ['sse.finite'],
+  },
+];

@@ -1,0 +1,64 @@
+/**
+ * The shape of a conformance requirement: one normative rule of the Decision-Board API, traced to the
+ * seed section it comes from (after Kubernetes' conformance.yaml and h2spec's quoted requirements).
+ * @module
+ */
+
+/** RFC 2119 levels. A failed MUST fails the run; SHOULD and MAY failures are reported, not fatal. */
+export type Level = 'MUST' | 'SHOULD' | 'MAY';
+
+/** The categories, in the order the suite runs and reports them. */
+export const categories = [
+  'contract',
+  'problems',
+  'auth',
+  'versioning',
+  'pagination',
+  'idempotency',
+  'long-poll',
+  'sse',
+  'lifecycle',
+  'isolation',
+  'webhooks',
+  'rate-limits',
+] as const;
+
+export type Category = (typeof categories)[number];
+
+/** The ID prefix of each category (`IDEM-003`). */
+export const categoryPrefixes: Record<Category, string> = {
+  contract: 'CONT',
+  problems: 'PROB',
+  auth: 'AUTH',
+  versioning: 'VER',
+  pagination: 'PAGE',
+  idempotency: 'IDEM',
+  'long-poll': 'POLL',
+  sse: 'SSE',
+  lifecycle: 'LIFE',
+  isolation: 'ISO',
+  webhooks: 'HOOK',
+  'rate-limits': 'RATE',
+};
+
+/**
+ * `stated`: the seed says it; `variant`: one of the seed's published alternatives; `designed`: the
+ * contract's choice where the seed says "not shown" (docs/decisions.md), the same legend as `x-provenance`.
+ */
+export type Provenance = 'stated' | 'variant' | 'designed';
+
+export interface Requirement {
+  /** `<PREFIX>-<NNN>`, never reused for another rule. */
+  id: string;
+  level: Level;
+  category: Category;
+  /** The seed section the rule comes from, e.g. `Errors` or `Events › Delivery, retry and pause 3`. */
+  seed: string;
+  provenance: Provenance;
+  /** The rule in one sentence. */
+  statement: string;
+  /** The names of the checks that test it (conformance/checks). */
+  checks: readonly string[];
+  /** Further normative references (RFCs, the contract's decisions). */
+  references?: readonly string[];
+}

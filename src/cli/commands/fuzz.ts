@@ -1,0 +1,90 @@
+/**
+ * `boardkit fuzz`: Schemathesis against a running implementation, every check and every phase
+ * (src/fuzz, conformance/schemathesis/). Exits nonzero on any failure; the reports and `summary.md` land
+ * in the report directory.
+ * @module
+ */
+import { Command, InvalidArgumentError } from 'commander';
+
+interface FuzzCommandOptions {
+  target: string;
+  apiKey?: string;
+  maxExamples: number;
+  reportDir: string;
+  config?: string;
+  seed?: string;
+  phases?: string[];
+}
+
+const phaseNames = ['examples', 'coverage', 'fuzzing', 'stateful'];
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed < 1) {
+    throw new InvalidArgumentError('expected a positive integer');
+  }
+  return parsed;
+}
+
+/** Schemathesis seeds are 128-bit integers, so they stay decimal text. */
+function seedDigits(value: string): string {
+  if (!/^\d{1,40}$/.test(value)) {
+    throw new InvalidArgumentError('expected the decimal seed an earlier run reported');
+  }
+  return value;
+}
+
+function phaseList(value: string): string[] {
+  const phases = value.split(',').map((phase) => phase.trim());
+  const unknown = phases.filter((phase) => !phaseNames.includes(phase));
+  if (unknown.length > 0) {
+    throw new InvalidArgumentError(`unknown phase ${unknown.join(', ')}; phases are ${phaseNames.join(', ')}`);
+  }
+  return phases;
+}
+
+function baseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('expected an http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidArgumentError('expected an http(s) URL');
+  }
+  return value.replace(/\/+$/, '');
+}
+
+export function fuzzCommand(): Command {
+  return new Command('fuzz')
+    .description('run Schemathesis (all checks, all phases) against a running implementation; exits 1 on any failure')
+    .requiredOption('--target <url>', 'the API base URL, e.g. http://127.0.0.1:8080', baseUrl)
+    .option('--api-key <key>', 'the bearer key to test with (default: $BOARDKIT_API_KEY)')
+    .option('--max-examples <n>', 'test cases per operation and phase', positiveInteger, 100)
+    .option('--report-dir <dir>', 'where the JUnit report and summary.md go', 'reports/fuzz')
+    .option('--config <file>', 'Schemathesis configuration (default: conformance/schemathesis/schemathesis.toml)')
+    .option('--seed <n>', 'reproduce an earlier run with its seed', seedDigits)
+    .option('--phases <list>', `only these phases (${phaseNames.join(',')}); default: all`, phaseList)
+    .action(async (options: FuzzCommandOptions) => {
+      const apiKey = options.apiKey ?? process.env['BOARDKIT_API_KEY'];
+      if (apiKey === undefined || apiKey === '') {
+        throw new Error('an API key is required: pass --api-key or set BOARDKIT_API_KEY');
+      }
+      // Loaded on use, like every command's implementation.
+      const { runFuzz } = await import('../../fuzz/index.js');
+      const { resolve } = await import('node:path');
+      const result = await runFuzz({
+        target: options.target,
+        apiKey,
+        maxExamples: options.maxExamples,
+        reportDir: options.reportDir,
+        ...(options.config === undefined ? {} : { configFile: resolve(options.config) }),
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+        ...(options.phases === undefined ? {} : { phases: options.phases }),
+        onOutput: (chunk) => process.stdout.write(chunk),
+      });
+      process.stdout.write(`\nboardkit fuzz: ${result.exitCode === 0 ? 'passed' : 'FAILED'}; see ${result.summaryPath}\n`);
+      process.exitCode = result.exitCode;
+    });
+}

@@ -1,0 +1,60 @@
+/**
+ * What the commands that run a server in the foreground share: the `--port` option and running until
+ * Ctrl-C (SIGINT) or SIGTERM, then stopping cleanly.
+ * @module
+ */
+import { InvalidArgumentError } from 'commander';
+
+/** Parses `--port`: a TCP port from 1 to 65535 (port 0 would leave the address unknown to print). */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port < 1 || port > 65_535) {
+    throw new InvalidArgumentError('expected a port number from 1 to 65535');
+  }
+  return port;
+}
+
+export interface ForegroundServer {
+  /** Resolves with the exit code, or the name of the signal that ended the server. */
+  exited: Promise<number | string | null>;
+  stop(): Promise<void>;
+}
+
+const stopSignals = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * Waits until SIGINT or SIGTERM, then stops `server`; resolves `true` for a stop by signal and `false`
+ * when the server exited by itself. On Ctrl-C the terminal signals the whole process group, so a child
+ * server may exit from the same signal before this process handles it: that exit counts as a stop too.
+ */
+export function runUntilStopped(server: ForegroundServer): Promise<boolean> {
+  return new Promise((done, fail) => {
+    let stopping = false;
+    const onSignal = (): void => {
+      if (stopping) {
+        return;
+      }
+      stopping = true;
+      server.stop().then(
+        () => finish(true),
+        (error: unknown) => {
+          release();
+          fail(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    };
+    const release = (): void => stopSignals.forEach((signal) => process.off(signal, onSignal));
+    const finish = (bySignal: boolean): void => {
+      release();
+      done(bySignal);
+    };
+    stopSignals.forEach((signal) => process.on(signal, onSignal));
+    void server.exited.then(async (exit) => {
+      if (!stopping) {
+        stopping = true;
+        await server.stop();
+        finish(stopSignals.some((signal) => signal === exit));
+      }
+    });
+  });
+}

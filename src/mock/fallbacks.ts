@@ -1,0 +1,143 @@
+/**
+ * Operations the mock adds so that routing errors get the contract's problems, not Prism's own.
+ *
+ * The contract states (info "Errors") that an unknown path is a `404 not-found` problem and a known path
+ * with an undocumented method a `405 method-not-allowed` problem. Prism answers both with its own
+ * `https://stoplight.io/prism/errors#…` types, and it has no setting for them. It does route a request to
+ * the best-scoring path template (concrete segments before `{templated}` ones), so the mock document gets:
+ * 1. on every path, each missing method as an operation answering the 405 problem with `Allow`
+ *    (RFC 9110 §15.5.6);
+ * 2. catch-all paths `/{segment1}` … `/{segment1}/…/{segmentN}`, every method answering the 404 problem.
+ *    Their template parameters are left undeclared, so Prism does not validate them and an empty segment
+ *    (`/`, a trailing slash) still reaches the 404.
+ *    A contract path always scores higher than a catch-all of its length, so it keeps its requests.
+ * Both are unauthenticated, and the 405 operations take every parameter as a plain string: routing comes
+ * before authentication and validation, so nothing may turn these answers into a 401 or a 400.
+ * @module
+ */
+import type { OpenApiDocument } from '../contract/load.js';
+import { resolve } from '../contract/pointer.js';
+
+type Node = Record<string, unknown>;
+
+/** The methods a client can send to a path; OPTIONS stays with Prism's CORS preflight handling. */
+export const routedMethods = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** Marks an operation the mock added; its value names the problem it answers with. */
+export const fallbackMarker = 'x-mock-fallback';
+
+/** Catch-all depth: one more segment than the deepest contract path, so near misses are covered too. */
+function catchAllDepth(document: OpenApiDocument): number {
+  const depths = Object.keys(document.paths ?? {}).map((path) => path.split('/').length - 1);
+  return Math.max(1, ...depths) + 1;
+}
+
+interface ProblemType {
+  type: string;
+  title: string;
+  status: number;
+}
+
+/** A problem type of the catalog in the root's `x-problem-types` (openapi/README.md "Every error"). */
+export function problemType(document: OpenApiDocument, slug: string): ProblemType {
+  const catalog = (document as unknown as Node)['x-problem-types'] as
+    | { base_uri: string; types: Array<{ slug: string; status: number; title: string }> }
+    | undefined;
+  const entry = catalog?.types.find((candidate) => candidate.slug === slug);
+  if (catalog === undefined || entry === undefined) {
+    throw new Error(`The contract's x-problem-types has no ${slug}`);
+  }
+  return { type: `${catalog.base_uri}${slug}`, title: entry.title, status: entry.status };
+}
+
+/** The response headers every response declares, taken from the contract's own 404 response. */
+function commonHeaders(document: OpenApiDocument): Node {
+  const notFound = resolve<Node>(document, '#/components/responses/NotFound').node;
+  return { ...((notFound['headers'] as Node | undefined) ?? {}) };
+}
+
+function problemResponse(
+  document: OpenApiDocument,
+  slug: string,
+  example: { name: string; detail: string },
+  extraHeaders: Node = {},
+): Node {
+  const problem = problemType(document, slug);
+  return {
+    [String(problem.status)]: {
+      description: `${problem.title} (\`${slug}\`).`,
+      headers: { ...commonHeaders(document), ...extraHeaders },
+      content: {
+        'application/problem+json': {
+          schema: { $ref: '#/components/schemas/Problem' },
+          examples: { [example.name]: { value: { ...problem, detail: example.detail } } },
+        },
+      },
+    },
+  };
+}
+
+/** Every parameter of a path item, loosened to a string so validation cannot preempt the routing error. */
+function plainParameters(document: OpenApiDocument, pathItem: Node): Node[] {
+  return ((pathItem['parameters'] as unknown[] | undefined) ?? []).map((parameter) => {
+    const { name, in: location } = (
+      typeof parameter === 'object' && parameter !== null && '$ref' in parameter
+        ? resolve<Node>(document, String(parameter.$ref)).node
+        : parameter
+    ) as { name: string; in: string };
+    return { name, in: location, required: location === 'path', schema: { type: 'string' } };
+  });
+}
+
+/** Adds the 405 operations to every path of `document` (changed in place). */
+export function addMethodNotAllowed(document: OpenApiDocument): void {
+  const paths = (document.paths ?? {}) as Record<string, Node>;
+  for (const [path, item] of Object.entries(paths)) {
+    // A referenced path item may be shared; the added methods belong to this path only.
+    const pathItem = '$ref' in item ? { ...resolve<Node>(document, String(item['$ref'])).node } : item;
+    paths[path] = pathItem;
+    const offered = routedMethods.filter((method) => pathItem[method] !== undefined);
+    const allow = offered.map((method) => method.toUpperCase()).join(', ');
+    const allowHeader = {
+      description: 'The methods the path offers.',
+      required: true,
+      schema: { type: 'string' },
+      example: allow,
+    };
+    for (const method of routedMethods.filter((candidate) => !offered.includes(candidate))) {
+      pathItem[method] = {
+        summary: `${method.toUpperCase()} is not offered on this path`,
+        [fallbackMarker]: 'method-not-allowed',
+        security: [],
+        parameters: plainParameters(document, pathItem),
+        responses: problemResponse(
+          document,
+          'method-not-allowed',
+          { name: 'method_not_allowed', detail: `${path} offers ${allow}, not ${method.toUpperCase()}.` },
+          { Allow: allowHeader },
+        ),
+      };
+    }
+  }
+}
+
+/** Adds the catch-all paths answering the 404 problem to `document` (changed in place). */
+export function addUnknownPaths(document: OpenApiDocument): void {
+  const paths = (document.paths ?? {}) as Record<string, Node>;
+  const operation = {
+    summary: 'No operation at this path',
+    [fallbackMarker]: 'not-found',
+    security: [],
+    responses: problemResponse(document, 'not-found', {
+      name: 'unknown_path',
+      detail: 'No operation of the API has this path. Paths hang from the base URL, e.g. /v1/sessions.',
+    }),
+  };
+  const deepest = catchAllDepth(document);
+  for (let depth = 1; depth <= deepest; depth += 1) {
+    const path = Array.from({ length: depth }, (_, index) => `/{segment${index + 1}}`).join('');
+    // A contract path of the same shape keeps its place (its missing methods already answer 405).
+    paths[path] ??= Object.fromEntries(routedMethods.map((method) => [method, structuredClone(operation)]));
+  }
+  document.paths = paths as OpenApiDocument['paths'];
+}

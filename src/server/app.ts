@@ -1,0 +1,164 @@
+/**
+ * The HTTP application: Fastify with its routes registered from the contract. Fastify's own schema
+ * validation is not used; every request is validated with Ajv against the contract's schemas, every
+ * error is an RFC 9457 problem (unknown routes and wrong methods included), every response carries
+ * `X-Service-API-Version` and, when counted, `RateLimit`/`RateLimit-Policy`, and with
+ * `validateResponses` every response is checked against the contract before it leaves.
+ * @module
+ */
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { apiVersionHeader } from './api-version.js';
+import { dispatch } from './dispatch.js';
+import { ProblemError, problemMediaType, type ProblemStatus } from './problems.js';
+import type { ResponseViolation } from './response-validation.js';
+import { responseValidator } from './response-validation.js';
+import { methodsByPath, routeTable, type Route } from './routes.js';
+import type { HandlerMap } from './handler-types.js';
+import type { Services } from './services.js';
+import { admit } from './admission.js';
+import { stateOf } from './request-state.js';
+
+/** Request bodies are limited to 1 MiB (`x-limits.request_body_max_bytes`). */
+export const bodyLimitBytes = 1024 * 1024;
+
+export interface AppOptions {
+  services: Services;
+  handlers: HandlerMap;
+  /** Check every response against the contract; a response that breaks it becomes a `500`. */
+  validateResponses?: boolean;
+  /** Called with each response that broke the contract (tests collect them). */
+  onResponseViolation?: (violation: ResponseViolation) => void;
+  /** Called with unexpected errors; the client only ever sees an `internal-error` problem. */
+  onError?: (error: unknown) => void;
+}
+
+function sendProblem(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: ProblemError,
+): FastifyReply {
+  const body = services.problems.body(error.status, error.detail, error.extensions, request.url.split('?')[0]);
+  return reply.code(error.status).headers(error.headers).type(problemMediaType).send(JSON.stringify(body));
+}
+
+/** The problem a framework error stands for; statuses the operation does not document fall back to 400. */
+function problemOfFrameworkError(error: FastifyError, route: Route | undefined): ProblemError | undefined {
+  const documented = (status: ProblemStatus): ProblemStatus =>
+    route === undefined || route.statuses.has(status) ? status : 400;
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ProblemError(documented(413), `The request body exceeds ${bodyLimitBytes} bytes.`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ProblemError(documented(415), 'The request body must be application/json.');
+    default:
+      if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+        return new ProblemError(400, 'The request could not be read.', {
+          errors: [{ pointer: '#/body', detail: error.message }],
+        });
+      }
+      return undefined;
+  }
+}
+
+export function buildApp(options: AppOptions): FastifyInstance {
+  const { services, handlers } = options;
+  const validator = options.validateResponses === true ? responseValidator(services.document, services.validator) : undefined;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: bodyLimitBytes,
+    exposeHeadRoutes: false,
+    // Long polls and event streams must not hold `close()` open.
+    forceCloseConnections: true,
+    return503OnClosing: false,
+    // Requests Node's HTTP parser refuses never reach a route; they still get a problem.
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+        socket.destroy();
+        return;
+      }
+      const body = JSON.stringify(services.problems.body(400, 'The request is not valid HTTP/1.1.'));
+      socket.end(
+        [
+          'HTTP/1.1 400 Bad Request',
+          `Content-Type: ${problemMediaType}`,
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          `${apiVersionHeader}: ${services.versions.current}`,
+          'Connection: close',
+          '',
+          body,
+        ].join('\r\n'),
+      );
+    },
+  });
+
+  // Bodies are kept as bytes and parsed by the dispatcher, which knows the operation (415, 400 on bad JSON).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (request, reply) => admit(services, request, reply));
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const state = stateOf(request);
+    reply.header(apiVersionHeader, state?.apiVersion ?? services.versions.current);
+    for (const [name, value] of Object.entries(state?.rateLimitHeaders ?? {})) {
+      reply.header(name, value);
+    }
+    if (validator === undefined) {
+      return payload;
+    }
+    const contentType = reply.getHeader('content-type');
+    const problems = validator.check(state?.route, {
+      status: reply.statusCode,
+      contentType: typeof contentType === 'string' ? contentType : undefined,
+      headers: reply.getHeaders() as Record<string, string>,
+      payload: typeof payload === 'string' ? payload : undefined,
+    });
+    if (problems.length === 0) {
+      return payload;
+    }
+    const violation = { operationId: state?.route?.operationId ?? request.url, status: reply.statusCode, problems };
+    options.onResponseViolation?.(violation);
+    reply.code(500).type(problemMediaType);
+    return JSON.stringify(
+      services.problems.body(500, `The response broke the contract: ${problems.slice(0, 3).join('; ')}.`),
+    );
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const route = stateOf(request)?.route;
+    const problem = error instanceof ProblemError ? error : problemOfFrameworkError(error, route);
+    if (problem !== undefined) {
+      return sendProblem(services, request, reply, problem);
+    }
+    options.onError?.(error);
+    return sendProblem(services, request, reply, new ProblemError(500, 'The server could not complete the request.'));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(services, request, reply, new ProblemError(404, `No resource lives at ${request.url.split('?')[0]}.`)),
+  );
+
+  const routes = routeTable(services.document);
+  for (const route of routes) {
+    app.route({
+      method: route.method.toUpperCase(),
+      url: route.url,
+      config: { route },
+      handler: (request, reply) => dispatch(services, handlers, route, request, reply, validator, options),
+    });
+  }
+  for (const [url, methods] of methodsByPath(routes)) {
+    const allow = methods.map((method) => method.toUpperCase());
+    // Every other method Fastify routes is refused with 405 by the request hook.
+    app.route({
+      method: app.supportedMethods.filter((method) => !allow.includes(method)),
+      url,
+      config: { allow },
+      handler: () => {
+        throw new Error('a method that is not offered reached its handler');
+      },
+    });
+  }
+  return app;
+}

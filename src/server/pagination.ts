@@ -1,0 +1,111 @@
+/**
+ * Cursor pagination (seed "Endpoints": `limit` and `cursor` in, `next_cursor` out). A cursor is the
+ * position after the last item of a page, keyed on `(created_at, id)`: a keyset, so items inserted while
+ * a client pages never shift the pages it has not read yet (no duplicates, no gaps). Cursors are opaque
+ * and tamper-evident: the position and the list it belongs to are signed with HMAC-SHA256.
+ * @module
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ProblemError } from './problems.js';
+
+/** A position in a list ordered by creation time, then id. */
+export interface Keyset {
+  createdAt: number;
+  id: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+export const defaultPageLimit = 20;
+
+function invalidCursor(detail: string): ProblemError {
+  return new ProblemError(400, 'The cursor is not valid for this list.', {
+    errors: [{ pointer: '#/query/cursor', detail }],
+  });
+}
+
+export interface CursorCodec {
+  encode(list: string, position: unknown): string;
+  /** The position a cursor holds; `400 invalid-request` when it was altered or belongs to another list. */
+  decode(list: string, cursor: string): unknown;
+}
+
+export function cursorCodec(secret: Buffer): CursorCodec {
+  const sign = (payload: string): Buffer => createHmac('sha256', secret).update(payload).digest();
+  return {
+    encode(list, position) {
+      const payload = Buffer.from(JSON.stringify({ l: list, p: position })).toString('base64url');
+      return `${payload}.${sign(payload).toString('base64url')}`;
+    },
+    decode(list, cursor) {
+      const [payload = '', signature = '', extra] = cursor.split('.');
+      // Compared as text: Node's base64url decoder skips characters outside the alphabet and ignores the
+      // unused bits of the last one, so several spellings would decode to the same MAC.
+      const expected = Buffer.from(sign(payload).toString('base64url'));
+      const given = Buffer.from(signature);
+      if (extra !== undefined || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        throw invalidCursor('cursor signature does not match');
+      }
+      const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { l?: unknown; p?: unknown };
+      if (decoded.l !== list) {
+        throw invalidCursor('cursor belongs to another list');
+      }
+      return decoded.p;
+    },
+  };
+}
+
+/** Decodes a keyset cursor, or `undefined` for the first page. */
+export function keysetAfter(codec: CursorCodec, list: string, cursor: string | undefined): Keyset | undefined {
+  if (cursor === undefined) {
+    return undefined;
+  }
+  const position = codec.decode(list, cursor) as Partial<Keyset> | null;
+  if (typeof position?.createdAt !== 'number' || typeof position.id !== 'string') {
+    throw invalidCursor('cursor does not hold a position');
+  }
+  return { createdAt: position.createdAt, id: position.id };
+}
+
+/**
+ * A page from rows fetched with `limit + 1`: the extra row only tells that another page exists, and the
+ * cursor points after the last row returned.
+ */
+export function keysetPage<Row, Item>(
+  codec: CursorCodec,
+  list: string,
+  rows: Row[],
+  limit: number,
+  keyOf: (row: Row) => Keyset,
+  toItem: (row: Row) => Item,
+): Page<Item> {
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    items: shown.map(toItem),
+    next_cursor: rows.length > limit && last !== undefined ? codec.encode(list, keyOf(last)) : null,
+  };
+}
+
+/** A page of a fixed list (a catalogue), positioned by offset. */
+export function offsetPage<Item>(
+  codec: CursorCodec,
+  list: string,
+  all: readonly Item[],
+  limit: number,
+  cursor: string | undefined,
+): Page<Item> {
+  let offset = 0;
+  if (cursor !== undefined) {
+    const position = codec.decode(list, cursor);
+    if (typeof position !== 'number' || !Number.isInteger(position) || position < 0) {
+      throw invalidCursor('cursor does not hold a position');
+    }
+    offset = position;
+  }
+  const items = all.slice(offset, offset + limit);
+  return { items, next_cursor: offset + limit < all.length ? codec.encode(list, offset + limit) : null };
+}

@@ -1,0 +1,71 @@
+/**
+ * Rate limits per key and bucket (seed "Limits"; the contract's `x-rate-limit-buckets`): starts 60,
+ * messages 600 and reads 3,000 per minute on Ultra; other tiers scale the Pro baseline (Ultra ÷ 16) by
+ * their multiplier. Windows are measured on the server clock, so `--time-scale` shortens them.
+ * Answers carry `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10).
+ * @module
+ */
+import type { OpenApiDocument } from '../contract/load.js';
+import { ProblemError } from './problems.js';
+import type { RateLimitBucket } from './routes.js';
+import type { RateLimitStore } from './store/rate-limits.js';
+import type { Tier } from './store/workspaces.js';
+
+interface BucketCatalogue {
+  window_seconds: number;
+  buckets: Array<{ name: RateLimitBucket; ultra_per_minute: number }>;
+  tier_multipliers: Record<string, number | string>;
+}
+
+export interface RateLimitDecision {
+  headers: Record<string, string>;
+}
+
+export interface RateLimiter {
+  /** The quota of a bucket for a tier, per window. */
+  quota(bucket: RateLimitBucket, tier: Tier): number;
+  /** Counts a request; raises `429 rate-limited` (with `Retry-After`) once the window's quota is spent. */
+  hit(subject: string, bucket: RateLimitBucket, tier: Tier, now: number): RateLimitDecision;
+}
+
+export function rateLimiter(document: OpenApiDocument, store: RateLimitStore): RateLimiter {
+  const catalogue = (document as { 'x-rate-limit-buckets'?: BucketCatalogue })['x-rate-limit-buckets'];
+  if (catalogue === undefined) {
+    throw new Error('the contract has no x-rate-limit-buckets');
+  }
+  const windowMs = catalogue.window_seconds * 1000;
+  const ultraMultiplier = Number(catalogue.tier_multipliers['ultra']);
+
+  function quota(bucket: RateLimitBucket, tier: Tier): number {
+    const ultra = catalogue?.buckets.find((entry) => entry.name === bucket)?.ultra_per_minute ?? 0;
+    const multiplier = catalogue?.tier_multipliers[tier];
+    // Enterprise is "custom per contract": the reference server grants it the Ultra quota.
+    if (typeof multiplier !== 'number') {
+      return ultra;
+    }
+    return Math.max(1, Math.floor((ultra / ultraMultiplier) * multiplier));
+  }
+
+  return {
+    quota,
+    hit(subject, bucket, tier, now) {
+      const limit = quota(bucket, tier);
+      const windowStart = Math.floor(now / windowMs) * windowMs;
+      const { count } = store.hit(subject, bucket, windowStart);
+      const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+      const headers = {
+        RateLimit: `"${bucket}";r=${Math.max(0, limit - count)};t=${resetSeconds}`,
+        'RateLimit-Policy': `"${bucket}";q=${limit};w=${catalogue.window_seconds}`,
+      };
+      if (count > limit) {
+        throw new ProblemError(
+          429,
+          `The ${bucket} bucket allows ${limit} requests per ${catalogue.window_seconds} seconds; retry in ${resetSeconds} seconds.`,
+          { retry_after_s: resetSeconds },
+          { ...headers, 'Retry-After': String(resetSeconds) },
+        );
+      }
+      return { headers };
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Starting and stopping the reference server: the store, the clock, the services, the HTTP app, and
+ * the background work (session runs, webhook deliveries) that resumes from the store after a restart.
+ * @module
+ */
+import type { FastifyInstance } from 'fastify';
+import { loadContract } from '../contract/load.js';
+import { buildApp } from './app.js';
+import { scaledClock, type Clock } from './clock.js';
+import { handlers } from './handlers/index.js';
+import { connectDemoTools } from './integrations.js';
+import { provisionKeys, type ProvisionedKey } from './provisioning.js';
+import type { ResponseViolation } from './response-validation.js';
+import { createServices, type Services } from './services.js';
+import type { SqliteDatabase } from './store/database.js';
+import { createStore } from './store/index.js';
+import type { Tier } from './store/workspaces.js';
+
+export interface ServerOptions {
+  /** A database file, `:memory:`, or an open better-sqlite3 database. Default `:memory:`. */
+  db?: string | SqliteDatabase;
+  host?: string;
+  /** `0` picks a free port. */
+  port?: number;
+  /** Keys to provision, each in its own workspace. */
+  apiKeys?: readonly string[];
+  tier?: Tier;
+  /** Simulated time runs this many times faster (ignored when `clock` is given). */
+  timeScale?: number;
+  clock?: Clock;
+  /** Check every response against the contract (on in tests). */
+  validateResponses?: boolean;
+  /** Deliver webhooks to private and loopback addresses (local testing only). */
+  allowPrivateWebhookUrls?: boolean;
+  onError?: (error: unknown) => void;
+}
+
+export interface RunningServer {
+  /** `{base_url}`: `{base_url}/v1/sessions` is the sessions collection. */
+  baseUrl: string;
+  /** The keys provisioned by this start (a fresh store without keys gets one new test key). */
+  provisioned: ProvisionedKey[];
+  services: Services;
+  app: FastifyInstance;
+  /** Responses that broke the contract (with `validateResponses`). */
+  violations: ResponseViolation[];
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const document = loadContract();
+  const clock = options.clock ?? scaledClock(options.timeScale ?? 1);
+  const store = createStore(options.db ?? ':memory:');
+  let baseUrl = '';
+  const onError = options.onError ?? ((error: unknown) => process.stderr.write(`boardkit serve: ${String(error)}\n`));
+  const settings = {
+    heartbeatMs: 15_000,
+    region: 'US-East',
+    allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? false,
+  };
+  const services = createServices(document, store, clock, settings, () => baseUrl, onError);
+  const provisioned = provisionKeys(store, options.apiKeys ?? [], {
+    tier: options.tier ?? 'ultra',
+    apiVersion: services.versions.current,
+    now: clock.now(),
+    onWorkspaceCreated: (workspace) => connectDemoTools(document, store, workspace.id, clock.now()),
+  });
+  const violations: ResponseViolation[] = [];
+  const app = buildApp({
+    services,
+    handlers,
+    validateResponses: options.validateResponses ?? false,
+    onResponseViolation: (violation) => violations.push(violation),
+    onError,
+  });
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ host, port: options.port ?? 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // Work recorded before a restart carries on: runs publish their pending steps when due, outcomes
+  // still being written become ready, and due webhook deliveries are attempted.
+  services.store.idempotency.purgeExpired(clock.now());
+  services.runs.resumeAll();
+  services.outcomes.resumeAll();
+  services.webhooks.dispatcher.start();
+  // The validator is built on first use; build it now, before the first request needs it.
+  setImmediate(() => void services.validator);
+
+  return {
+    baseUrl,
+    provisioned,
+    services,
+    app,
+    violations,
+    /**
+     * Stops taking requests, then the background work; attempts in flight are settled before the store
+     * closes. Runs and pending outcomes stay recorded and carry on at the next start.
+     */
+    async close() {
+      services.webhooks.dispatcher.stop();
+      await app.close();
+      services.runs.stopAll();
+      services.outcomes.stopAll();
+      await services.webhooks.dispatcher.idle();
+      store.close();
+    },
+  };
+}

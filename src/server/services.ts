@@ -1,0 +1,91 @@
+/**
+ * The server's services, built once and shared by every handler.
+ * @module
+ */
+import type { OpenApiDocument } from '../contract/load.js';
+import { createContractValidator, type ContractValidator } from '../contract/validator.js';
+import { apiVersions, type ApiVersions } from './api-version.js';
+import type { Clock } from './clock.js';
+import { cursorCodec, type CursorCodec } from './pagination.js';
+import { problemCatalogue, type ProblemCatalogue } from './problems.js';
+import { rateLimiter, type RateLimiter } from './rate-limit.js';
+import type { Store } from './store/index.js';
+import { webhookEvents, type WebhookEvents } from './webhook-events.js';
+import { sessionChanges, type SessionChanges } from './sessions/changes.js';
+import { runDriver, type RunDriver } from './sessions/run-driver.js';
+import { outcomeGeneration, type OutcomeGeneration } from './sessions/outcome-generation.js';
+
+export interface ServiceSettings {
+  /** Simulated milliseconds between heartbeat comments on an idle stream (the contract says 15 s). */
+  heartbeatMs: number;
+  /** The region that answers, reported by the health probe (seed "What the service does" 9). */
+  region: string;
+  /** Accept webhook URLs on private and loopback addresses (local testing only). */
+  allowPrivateWebhookUrls: boolean;
+}
+
+export interface Services {
+  document: OpenApiDocument;
+  validator: ContractValidator;
+  problems: ProblemCatalogue;
+  versions: ApiVersions;
+  rateLimits: RateLimiter;
+  cursors: CursorCodec;
+  clock: Clock;
+  store: Store;
+  settings: ServiceSettings;
+  webhooks: WebhookEvents;
+  /** Wakes long polls and streams when a session changes. */
+  changes: SessionChanges;
+  runs: RunDriver;
+  outcomes: OutcomeGeneration;
+  /** `{base_url}`: where the server is reached, e.g. `http://127.0.0.1:8080`. Known once it listens. */
+  baseUrl(): string;
+}
+
+export function createServices(
+  document: OpenApiDocument,
+  store: Store,
+  clock: Clock,
+  settings: ServiceSettings,
+  baseUrl: () => string,
+  onError: (error: unknown) => void,
+): Services {
+  const base = {
+    document,
+    problems: problemCatalogue(document),
+    versions: apiVersions(document),
+    rateLimits: rateLimiter(document, store.rateLimits),
+    cursors: cursorCodec(store.meta.cursorSecret()),
+    clock,
+    store,
+    settings,
+    webhooks: webhookEvents(store, clock, { allowPrivate: settings.allowPrivateWebhookUrls, onError }),
+    baseUrl,
+    changes: sessionChanges(),
+  };
+  // The run driver and the outcome writer work on the services they are part of; they read them only
+  // when they run, after this function has returned.
+  let validator: ContractValidator | undefined;
+  const services: Services = {
+    ...base,
+    /**
+     * Built on first use: adding the whole document to Ajv is the slowest part of start-up, so the server
+     * listens first and warms it just after. The bundled contract is checked by the tests and `boardkit
+     * lint`, so it is not checked against the meta-schema again here.
+     */
+    get validator() {
+      validator ??= createContractValidator(document, { validateSchema: false });
+      return validator;
+    },
+    get runs() {
+      return runs;
+    },
+    get outcomes() {
+      return outcomes;
+    },
+  };
+  const runs = runDriver(services, base.changes, onError);
+  const outcomes = outcomeGeneration(services, onError);
+  return services;
+}

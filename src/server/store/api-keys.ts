@@ -1,0 +1,116 @@
+/**
+ * API keys (seed "Authentication"): bearer secrets stored only as SHA-256 hashes, each in one workspace
+ * and one environment, told apart by the prefix (`sk_test_`/`sk_live_`, or the second published form
+ * `mcp_test_`/`mcp_live_`). Rotating a key issues a new one and keeps the old one valid for 24 hours
+ * (seed "Limits": old key validity after rotation).
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { newId, randomAlphanumeric } from '../ids.js';
+import type { SqliteDatabase } from './database.js';
+
+export type Environment = 'live' | 'test';
+
+export const keyPattern = /^(sk|mcp)_(live|test)_([A-Za-z0-9]{8,128})$/;
+
+export interface ApiKey {
+  id: string;
+  workspaceId: string;
+  environment: Environment;
+  /** The redacted form a session records (`sk_test_...AbCd`). */
+  hint: string;
+  expiresAt: number | null;
+}
+
+interface KeyRow {
+  id: string;
+  workspace_id: string;
+  environment: Environment;
+  hint: string;
+  expires_at: number | null;
+}
+
+const fromRow = (row: KeyRow): ApiKey => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  environment: row.environment,
+  hint: row.hint,
+  expiresAt: row.expires_at,
+});
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** `sk_test_…` → `{prefix: 'sk', environment: 'test'}`, or `undefined` for a string that is not a key. */
+export function parseKey(secret: string): { prefix: string; environment: Environment } | undefined {
+  const match = keyPattern.exec(secret);
+  return match === null ? undefined : { prefix: match[1] ?? 'sk', environment: match[2] as Environment };
+}
+
+export function keyHint(secret: string): string {
+  const parsed = parseKey(secret);
+  if (parsed === undefined) {
+    throw new Error('not an API key');
+  }
+  return `${parsed.prefix}_${parsed.environment}_...${secret.slice(-4)}`;
+}
+
+export function generateSecret(environment: Environment, prefix = 'sk'): string {
+  return `${prefix}_${environment}_${randomAlphanumeric(32)}`;
+}
+
+/** The rotation grace (seed "Limits": old key validity after rotation, 24 hours). */
+export const rotationGraceMs = 24 * 60 * 60 * 1000;
+
+export function apiKeyStore(db: SqliteDatabase) {
+  const insert = db.prepare(
+    'INSERT INTO api_keys (id, workspace_id, secret_hash, hint, environment, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const byHash = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE secret_hash = ?');
+  const expire = db.prepare('UPDATE api_keys SET expires_at = ?, rotated_to = ? WHERE id = ?');
+
+  function add(workspaceId: string, secret: string, now: number): ApiKey {
+    const parsed = parseKey(secret);
+    if (parsed === undefined) {
+      throw new Error('an API key is sk_test_, sk_live_, mcp_test_ or mcp_live_ followed by 8 to 128 letters or digits');
+    }
+    const key: ApiKey = { id: newId('key'), workspaceId, environment: parsed.environment, hint: keyHint(secret), expiresAt: null };
+    insert.run(key.id, workspaceId, hashSecret(secret), key.hint, key.environment, now);
+    return key;
+  }
+
+  /** The key a secret names, whether or not it is still valid. */
+  function lookup(secret: string): ApiKey | undefined {
+    const row = byHash.get(hashSecret(secret));
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  return {
+    add,
+    lookup,
+    /** The key a bearer secret authenticates at `now`: known, and not past the end of its rotation grace. */
+    authenticate(secret: string, now: number): ApiKey | undefined {
+      const key = lookup(secret);
+      return key !== undefined && (key.expiresAt === null || now < key.expiresAt) ? key : undefined;
+    },
+    /** Issues a new key in the same workspace and environment; the old one stays valid for 24 hours. */
+    rotate(secret: string, now: number): { secret: string; key: ApiKey; oldKeyExpiresAt: number } {
+      const old = lookup(secret);
+      if (old === undefined || (old.expiresAt !== null && now >= old.expiresAt)) {
+        throw new Error('unknown or expired API key');
+      }
+      const parsed = parseKey(secret);
+      const fresh = generateSecret(old.environment, parsed?.prefix);
+      return db.transaction(() => {
+        const key = add(old.workspaceId, fresh, now);
+        // Rotating an already rotated key does not extend its grace.
+        const expiresAt = old.expiresAt ?? now + rotationGraceMs;
+        expire.run(expiresAt, key.id, old.id);
+        return { secret: fresh, key, oldKeyExpiresAt: expiresAt };
+      })();
+    },
+  };
+}
+
+export type ApiKeyStore = ReturnType<typeof apiKeyStore>;

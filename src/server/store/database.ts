@@ -1,0 +1,40 @@
+/**
+ * Opens the SQLite store (better-sqlite3) and brings its schema up to date. A file database runs in
+ * WAL mode so that readers never wait for the writer (SQLite "Write-Ahead Logging"); `:memory:` is
+ * allowed for throwaway servers.
+ * @module
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { migrations } from './migrations.js';
+
+export type SqliteDatabase = Database.Database;
+
+export function openDatabase(file: string): SqliteDatabase {
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true });
+  }
+  const db = new Database(file, { timeout: 5000 });
+  if (file !== ':memory:') {
+    db.pragma('journal_mode = WAL');
+    // WAL with NORMAL is durable against application crashes (SQLite docs, "PRAGMA synchronous").
+    db.pragma('synchronous = NORMAL');
+  }
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return db;
+}
+
+function migrate(db: SqliteDatabase): void {
+  const applied = Number(db.pragma('user_version', { simple: true }));
+  if (applied > migrations.length) {
+    throw new Error(`the database was written by a newer boardkit (schema ${applied}, this build knows ${migrations.length})`);
+  }
+  for (let index = applied; index < migrations.length; index += 1) {
+    db.transaction(() => {
+      db.exec(migrations[index] ?? '');
+      db.pragma(`user_version = ${index + 1}`);
+    })();
+  }
+}

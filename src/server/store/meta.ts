@@ -1,0 +1,24 @@
+/**
+ * Store-wide settings that must survive a restart, such as the key that signs pagination cursors
+ * (a cursor handed out before a restart must still be accepted after it).
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import type { SqliteDatabase } from './database.js';
+
+export function metaStore(db: SqliteDatabase) {
+  const find = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
+  const insert = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
+  return {
+    /** The value of `key`, created with `initial()` the first time it is asked for. */
+    getOrCreate(key: string, initial: () => string): string {
+      insert.run(key, initial());
+      return find.get(key)?.value ?? '';
+    },
+    cursorSecret(): Buffer {
+      return Buffer.from(this.getOrCreate('cursor_secret', () => randomBytes(32).toString('hex')), 'hex');
+    },
+  };
+}
+
+export type MetaStore = ReturnType<typeof metaStore>;

@@ -1,0 +1,123 @@
+/**
+ * Sessions. The row keeps the session as the contract shapes it (less the two URLs, which depend on
+ * where the server is reached) and, while a run is in progress, the state the run driver needs to pick
+ * it up again after a restart (`run`, `next_step_at`).
+ * @module
+ */
+import type { components } from '../../generated/openapi.js';
+import type { Keyset } from '../pagination.js';
+import type { SqliteDatabase } from './database.js';
+
+export type Session = components['schemas']['Session'];
+export type Plan = components['schemas']['Plan'];
+/** The members of `Session` the server always writes, though the schema leaves them optional. */
+type AlwaysWritten =
+  | 'context'
+  | 'question'
+  | 'synth_id'
+  | 'model_class'
+  | 'decision_brief'
+  | 'estimated_cost_credits'
+  | 'credits_charged'
+  | 'credits_refunded'
+  | 'error'
+  | 'cancellation_reason'
+  | 'metadata'
+  | 'key_hint'
+  | 'forked_from'
+  | 'source_session_id'
+  | 'reconvened_into'
+  | 'completed_at'
+  | 'archived_at';
+
+export type StoredSession = Omit<Session, 'events_url' | 'outcomes_url' | AlwaysWritten> & Required<Pick<Session, AlwaysWritten>>;
+
+export interface SessionRow {
+  id: string;
+  workspaceId: string;
+  session: StoredSession;
+  /** The pre-flight plan recorded at the start (`GET /v1/sessions/{id}/plan`). */
+  plan: Plan;
+  /** The final synthesis of the last completed run, `null` before one. */
+  synthesis: string | null;
+  /** The run driver's state (JSON), while a run is in progress. */
+  run: unknown;
+  nextStepAt: number | null;
+  createdAt: number;
+}
+
+interface Row {
+  id: string;
+  workspace_id: string;
+  record: string;
+  plan: string;
+  synthesis: string | null;
+  run: string | null;
+  next_step_at: number | null;
+  created_at: number;
+}
+
+const fromRow = (row: Row): SessionRow => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  session: JSON.parse(row.record) as StoredSession,
+  plan: JSON.parse(row.plan) as Plan,
+  synthesis: row.synthesis,
+  run: row.run === null ? null : (JSON.parse(row.run) as unknown),
+  nextStepAt: row.next_step_at,
+  createdAt: row.created_at,
+});
+
+export function sessionStore(db: SqliteDatabase) {
+  const insert = db.prepare('INSERT INTO sessions (id, workspace_id, record, plan, created_at) VALUES (?, ?, ?, ?, ?)');
+  const setSynthesis = db.prepare('UPDATE sessions SET synthesis = ? WHERE id = ?');
+  const byId = db.prepare<[string], Row>('SELECT * FROM sessions WHERE id = ?');
+  const update = db.prepare('UPDATE sessions SET record = ? WHERE id = ?');
+  const setRun = db.prepare('UPDATE sessions SET run = ?, next_step_at = ? WHERE id = ?');
+  const page = db.prepare<[string, number, number, string, number], Row>(
+    `SELECT * FROM sessions WHERE workspace_id = ? AND (created_at < ? OR (created_at = ? AND id < ?))
+     ORDER BY created_at DESC, id DESC LIMIT ?`,
+  );
+  const withRuns = db.prepare<[], Row>('SELECT * FROM sessions WHERE run IS NOT NULL ORDER BY next_step_at');
+  const removals = ['session_messages', 'outcomes', 'decisions', 'shares', 'stream_events'].map((table) =>
+    db.prepare(`DELETE FROM ${table} WHERE session_id = ?`),
+  );
+  const remove = db.prepare('DELETE FROM sessions WHERE id = ?');
+
+  return {
+    insert(workspaceId: string, session: StoredSession, plan: Plan, createdAt: number): void {
+      insert.run(session.id, workspaceId, JSON.stringify(session), JSON.stringify(plan), createdAt);
+    },
+    setSynthesis(id: string, synthesis: string): void {
+      setSynthesis.run(synthesis, id);
+    },
+    /** The session if it exists in this workspace; another workspace's session is as missing as none. */
+    get(workspaceId: string, id: string): SessionRow | undefined {
+      const row = byId.get(id);
+      return row === undefined || row.workspace_id !== workspaceId ? undefined : fromRow(row);
+    },
+    getAny(id: string): SessionRow | undefined {
+      const row = byId.get(id);
+      return row === undefined ? undefined : fromRow(row);
+    },
+    update(session: StoredSession): void {
+      update.run(JSON.stringify(session), session.id);
+    },
+    setRun(id: string, run: unknown, nextStepAt: number | null): void {
+      setRun.run(run === null ? null : JSON.stringify(run), nextStepAt, id);
+    },
+    list(workspaceId: string, after: Keyset | undefined, limit: number): SessionRow[] {
+      const position = after ?? { createdAt: Number.MAX_SAFE_INTEGER, id: '' };
+      return page.all(workspaceId, position.createdAt, position.createdAt, position.id, limit).map(fromRow);
+    },
+    /** Sessions whose run is in progress, for the driver to resume after a restart. */
+    withRuns: (): SessionRow[] => withRuns.all().map(fromRow),
+    /** Deletes a session with its messages, outcomes, decisions, share links and streams. */
+    remove: db.transaction((id: string) => {
+      removals.forEach((statement) => statement.run(id));
+      remove.run(id);
+    }),
+  };
+}
+
+export type SessionStore = ReturnType<typeof sessionStore>;

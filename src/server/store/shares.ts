@@ -1,0 +1,41 @@
+/**
+ * Share links of sessions. The password of a protected link is kept only as a scrypt hash with its
+ * salt (RFC 7914), never returned.
+ * @module
+ */
+import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import type { components } from '../../generated/openapi.js';
+import type { SqliteDatabase } from './database.js';
+import { recordTable } from './records.js';
+
+export type Share = components['schemas']['Share'];
+
+export function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  return `scrypt$${salt.toString('hex')}$${scryptSync(password, salt, 32).toString('hex')}`;
+}
+
+export function passwordMatches(password: string, stored: string): boolean {
+  const [, salt = '', hash = ''] = stored.split('$');
+  const expected = Buffer.from(hash, 'hex');
+  const actual = scryptSync(password, Buffer.from(salt, 'hex'), expected.length);
+  return expected.length > 0 && timingSafeEqual(actual, expected);
+}
+
+export function shareStore(db: SqliteDatabase) {
+  const records = recordTable<Share>(db, 'shares', 'session_id');
+  const setPassword = db.prepare('UPDATE shares SET password_hash = ? WHERE id = ?');
+  const passwordOf = db.prepare<[string], { password_hash: string | null }>('SELECT password_hash FROM shares WHERE id = ?');
+  return {
+    ...records,
+    create(share: Share, createdAt: number, password: string | undefined): void {
+      db.transaction(() => {
+        records.insert(share.id, share.session_id, share, createdAt);
+        if (password !== undefined) {
+          setPassword.run(hashPassword(password), share.id);
+        }
+      })();
+    },
+    passwordHashOf: (id: string): string | null => passwordOf.get(id)?.password_hash ?? null,
+  };
+}

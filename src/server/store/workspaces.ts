@@ -1,0 +1,63 @@
+/**
+ * Workspaces: the unit of isolation (seed "Authentication" 3). Every resource belongs to one, and a
+ * resource of another workspace is answered as missing.
+ * @module
+ */
+import { newId, newUuid } from '../ids.js';
+import type { SqliteDatabase } from './database.js';
+
+export type Tier = 'free' | 'pro' | 'max' | 'ultra' | 'enterprise';
+export const tiers: readonly Tier[] = ['free', 'pro', 'max', 'ultra', 'enterprise'];
+
+export interface Workspace {
+  id: string;
+  /** The user the webhook envelope names (`user_id`). */
+  userId: string;
+  tier: Tier;
+  /** The date version requests are processed as when they do not pin one. */
+  apiVersion: string;
+  createdAt: number;
+}
+
+interface WorkspaceRow {
+  id: string;
+  user_id: string;
+  tier: Tier;
+  api_version: string;
+  created_at: number;
+}
+
+const fromRow = (row: WorkspaceRow): Workspace => ({
+  id: row.id,
+  userId: row.user_id,
+  tier: row.tier,
+  apiVersion: row.api_version,
+  createdAt: row.created_at,
+});
+
+export function workspaceStore(db: SqliteDatabase) {
+  const insert = db.prepare('INSERT INTO workspaces (id, user_id, tier, api_version, created_at) VALUES (?, ?, ?, ?, ?)');
+  const byId = db.prepare<[string], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?');
+  const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM workspaces');
+  const setTier = db.prepare('UPDATE workspaces SET tier = ? WHERE id = ?');
+
+  return {
+    create(tier: Tier, apiVersion: string, now: number): Workspace {
+      const workspace: Workspace = { id: newId('wsp'), userId: newUuid(), tier, apiVersion, createdAt: now };
+      insert.run(workspace.id, workspace.userId, tier, apiVersion, now);
+      return workspace;
+    },
+    get(id: string): Workspace | undefined {
+      const row = byId.get(id);
+      return row === undefined ? undefined : fromRow(row);
+    },
+    setTier(id: string, tier: Tier): void {
+      setTier.run(tier, id);
+    },
+    isEmpty(): boolean {
+      return (count.get()?.n ?? 0) === 0;
+    },
+  };
+}
+
+export type WorkspaceStore = ReturnType<typeof workspaceStore>;

@@ -1,0 +1,217 @@
+/**
+ * The webhook dispatcher: takes due deliveries from the outbox, POSTs them and settles each attempt
+ * (seed "Delivery, retry and pause"). Time comes from an injected clock and timer, so tests move time
+ * instead of waiting. Concurrency is bounded twice: in all, and per target, so that one slow receiver
+ * holds back only its own deliveries.
+ * @module
+ */
+import { postDelivery, signedHeaders } from './delivery-request.js';
+import type { WebhookEnvelope } from './events.js';
+import { createDeliveryId } from './ids.js';
+import type { ClaimedDelivery, Settlement, WebhookOutbox } from './outbox.js';
+import type { ResolveHost } from './url-guard.js';
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+export interface Timer {
+  set(callback: () => void, delayMs: number): unknown;
+  clear(handle: unknown): void;
+}
+
+export interface DispatcherOptions {
+  outbox: WebhookOutbox;
+  clock?: Clock;
+  timer?: Timer;
+  /** Deliver to private and loopback addresses: for local testing only. */
+  allowPrivate?: boolean;
+  resolve?: ResolveHost;
+  /** `x-webhook-delivery.attempt_timeout_seconds`: 10 s. */
+  attemptTimeoutMs?: number;
+  /** How long a claimed delivery stays taken before it is due again; must exceed the attempt timeout. */
+  leaseMs?: number;
+  concurrency?: number;
+  perTargetConcurrency?: number;
+  /** Seed "Limits": 10 consecutive failed deliveries pause a subscription. */
+  pauseAfter?: number;
+  /** Seed "Limits": the last 100 attempts per subscription are kept. */
+  keepAttempts?: number;
+  onPaused?(targetId: string, at: number): void;
+  onSettled?(claim: ClaimedDelivery, settlement: Settlement): void;
+  onError?(error: unknown): void;
+}
+
+export interface WebhookDispatcher {
+  /** Starts delivering: due deliveries now, later ones when the timer says they are due. */
+  start(): void;
+  /** Stops taking deliveries; attempts in flight finish. */
+  stop(): void;
+  /** Queues an event for every active subscription listing it; returns the delivery ids. */
+  publish(envelope: WebhookEnvelope): string[];
+  /** Queues an event for one target (e.g. a legacy key URL); `undefined` if it is unknown, paused or not listening. */
+  enqueue(targetId: string, envelope: WebhookEnvelope): string | undefined;
+  /** Resolves once no attempt is in flight. */
+  idle(): Promise<void>;
+}
+
+const systemClock: Clock = { now: () => Date.now() };
+
+// setTimeout holds at most a signed 32-bit delay; a longer wait re-arms on wake-up.
+const longestDelayMs = 2 ** 31 - 1;
+
+const systemTimer: Timer = {
+  set(callback, delayMs) {
+    const handle = setTimeout(callback, Math.min(delayMs, longestDelayMs));
+    handle.unref();
+    return handle;
+  },
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export function createWebhookDispatcher(options: DispatcherOptions): WebhookDispatcher {
+  const {
+    outbox,
+    clock = systemClock,
+    timer = systemTimer,
+    attemptTimeoutMs = 10_000,
+    leaseMs = 6 * attemptTimeoutMs,
+    concurrency = 16,
+    perTargetConcurrency = 2,
+    pauseAfter = 10,
+    keepAttempts = 100,
+    onError = (error: unknown) => process.emitWarning(error instanceof Error ? error : String(error)),
+  } = options;
+  const inFlightByTarget = new Map<string, number>();
+  const running = new Set<Promise<void>>();
+  let started = false;
+  let wakeUp: unknown;
+
+  async function attempt(claim: ClaimedDelivery): Promise<void> {
+    const { delivery, target } = claim;
+    const attemptedAt = clock.now();
+    const headers = signedHeaders({
+      kind: target.kind,
+      secret: target.secret,
+      event: delivery.event,
+      deliveryId: delivery.id,
+      timestamp: Math.floor(attemptedAt / 1000),
+      body: delivery.body,
+    });
+    const result = await postDelivery({
+      url: target.url,
+      headers,
+      body: delivery.body,
+      timeoutMs: attemptTimeoutMs,
+      allowPrivate: options.allowPrivate,
+      resolve: options.resolve,
+    });
+    const finishedAt = clock.now();
+    const { attemptId, attempt: attemptNumber } = claim;
+    const settlement = outbox.recordAttempt(
+      { attemptId, deliveryId: delivery.id, attempt: attemptNumber, attemptedAt, finishedAt, ...result },
+      { pauseAfter, keepAttempts },
+    );
+    if (settlement !== undefined) {
+      options.onSettled?.(claim, settlement);
+      if (settlement.pauses) {
+        options.onPaused?.(target.id, finishedAt);
+      }
+    }
+  }
+
+  function launch(claim: ClaimedDelivery): void {
+    const targetId = claim.target.id;
+    inFlightByTarget.set(targetId, (inFlightByTarget.get(targetId) ?? 0) + 1);
+    const task: Promise<void> = attempt(claim)
+      .catch(onError)
+      .finally(() => {
+        const left = (inFlightByTarget.get(targetId) ?? 1) - 1;
+        if (left === 0) {
+          inFlightByTarget.delete(targetId);
+        } else {
+          inFlightByTarget.set(targetId, left);
+        }
+        running.delete(task);
+        pump();
+      });
+    running.add(task);
+  }
+
+  /** Arms the timer for the next due delivery. Work due already waits for a running attempt to end. */
+  function rearm(): void {
+    if (wakeUp !== undefined) {
+      timer.clear(wakeUp);
+      wakeUp = undefined;
+    }
+    const next = outbox.nextDueAt();
+    if (!started || next === undefined || (next <= clock.now() && running.size > 0)) {
+      return;
+    }
+    wakeUp = timer.set(() => {
+      wakeUp = undefined;
+      pump();
+    }, Math.max(next - clock.now(), 0));
+  }
+
+  function pump(): void {
+    if (!started) {
+      return;
+    }
+    try {
+      const capacity = concurrency - running.size;
+      if (capacity > 0) {
+        const claims = outbox.claimDue(clock.now(), {
+          limit: capacity,
+          leaseMs,
+          perTargetLimit: perTargetConcurrency,
+          inFlight: inFlightByTarget,
+        });
+        claims.forEach(launch);
+      }
+      rearm();
+    } catch (error) {
+      onError(error);
+    }
+  }
+
+  function store(targetId: string, envelope: WebhookEnvelope): string | undefined {
+    const id = createDeliveryId();
+    const stored = outbox.enqueue({
+      id,
+      targetId,
+      event: envelope.event,
+      body: JSON.stringify(envelope),
+      createdAt: clock.now(),
+    });
+    return stored ? id : undefined;
+  }
+
+  return {
+    start() {
+      started = true;
+      pump();
+    },
+    stop() {
+      started = false;
+      rearm();
+    },
+    publish(envelope) {
+      const ids = outbox.subscribersOf(envelope.event).flatMap((target) => store(target.id, envelope) ?? []);
+      pump();
+      return ids;
+    },
+    enqueue(targetId, envelope) {
+      const target = outbox.getTarget(targetId);
+      const id = target?.events.includes(envelope.event) ? store(targetId, envelope) : undefined;
+      pump();
+      return id;
+    },
+    async idle() {
+      while (running.size > 0) {
+        await Promise.allSettled([...running]);
+      }
+    },
+  };
+}

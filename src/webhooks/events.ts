@@ -1,0 +1,136 @@
+/**
+ * The webhook event catalogue (seed "Event types and data", "Envelope"): the event names, the four
+ * published event lists and the envelope every delivery carries. The values are typed with the types
+ * generated from the contract, so the compiler refuses any list that drifts from it; the tests check the
+ * same facts against the bundled document, `x-event-lists` of each webhook included.
+ * @module
+ */
+import type { components } from '../generated/openapi.js';
+
+type Schemas = components['schemas'];
+
+export type WebhookEventName = Schemas['WebhookEventName'];
+
+/** Every event name, in the order of the contract's `WebhookEventName` enum. */
+export const webhookEventNames = [
+  'session.created',
+  'session.complete',
+  'session.failed',
+  'session.cancelled',
+  'session.continued',
+  'session.reconvened',
+  'outcomes.ready',
+  'action.executed',
+  'action.undone',
+  'share.created',
+  'share.viewed',
+  'decision.captured',
+] as const satisfies readonly WebhookEventName[];
+
+// Fails to compile when the enum gains a name the list above lacks.
+const everyNameListed: Exclude<WebhookEventName, (typeof webhookEventNames)[number]> extends never ? true : never =
+  true;
+void everyNameListed;
+
+/** The published event lists, by variant number (`WebhookEventListVariant1` … `4`). */
+export const webhookEventLists: {
+  readonly 1: Schemas['WebhookEventListVariant1'];
+  readonly 2: Schemas['WebhookEventListVariant2'];
+  readonly 3: Schemas['WebhookEventListVariant3'];
+  readonly 4: Schemas['WebhookEventListVariant4'];
+} = {
+  1: [
+    'session.complete',
+    'session.failed',
+    'session.cancelled',
+    'session.continued',
+    'session.reconvened',
+    'outcomes.ready',
+  ],
+  2: ['session.complete', 'session.failed', 'session.cancelled', 'session.continued', 'outcomes.ready'],
+  3: [
+    'session.created',
+    'session.complete',
+    'session.cancelled',
+    'outcomes.ready',
+    'action.executed',
+    'action.undone',
+    'share.created',
+    'share.viewed',
+  ],
+  4: [
+    'session.created',
+    'session.complete',
+    'session.cancelled',
+    'outcomes.ready',
+    'action.executed',
+    'action.undone',
+    'share.created',
+    'share.viewed',
+    'decision.captured',
+  ],
+};
+
+export type WebhookEventListVariant = keyof typeof webhookEventLists;
+
+export const webhookEventListVariants: readonly WebhookEventListVariant[] = [1, 2, 3, 4];
+
+/** The list variants that name an event (what the contract records as `x-event-lists` on its webhook). */
+export function eventListsOf(event: WebhookEventName): WebhookEventListVariant[] {
+  return webhookEventListVariants.filter((variant) =>
+    (webhookEventLists[variant] as readonly WebhookEventName[]).includes(event),
+  );
+}
+
+export function isWebhookEventName(value: unknown): value is WebhookEventName {
+  return (webhookEventNames as readonly unknown[]).includes(value);
+}
+
+/** `session.complete` → `SessionComplete`, the stem of the event's schema names. */
+type SchemaStem<Name extends string> = Name extends `${infer Head}.${infer Tail}`
+  ? `${Capitalize<Head>}${SchemaStem<Tail>}`
+  : Capitalize<Name>;
+
+/** The `data` of an event, from its `WebhookEvent<Stem>Data` schema. */
+export type WebhookEventData<Event extends WebhookEventName> = Schemas[`WebhookEvent${SchemaStem<Event>}Data`];
+
+/** The body of a delivery of one event. */
+export interface WebhookEnvelope<Event extends WebhookEventName = WebhookEventName> {
+  event: Event;
+  user_id?: string;
+  correlation_id?: string;
+  /** ISO 8601 in UTC with milliseconds. */
+  at?: string;
+  data: WebhookEventData<Event>;
+}
+
+export interface EnvelopeContext {
+  userId?: string | undefined;
+  correlationId?: string | undefined;
+  /** When the event happened (milliseconds since the epoch, or a Date). */
+  at: number | Date;
+}
+
+/**
+ * The body of a delivery. Members are in the order of the seed's envelope table, which is also the
+ * order the contract's test vector was serialised in.
+ */
+export function buildEnvelope<Event extends WebhookEventName>(
+  event: Event,
+  data: WebhookEventData<Event>,
+  { userId, correlationId, at }: EnvelopeContext,
+): WebhookEnvelope<Event> {
+  return {
+    event,
+    ...(userId === undefined ? {} : { user_id: userId }),
+    ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
+    // toISOString is always UTC with exactly three fraction digits, the envelope's `at` pattern.
+    at: new Date(at).toISOString(),
+    data,
+  };
+}
+
+/** Where the contract keeps the body schema of an event's webhook, for validating built envelopes. */
+export function envelopeSchemaPointer(event: WebhookEventName): string {
+  return `#/webhooks/${event}/post/requestBody/content/application~1json/schema`;
+}

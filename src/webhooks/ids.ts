@@ -1,0 +1,39 @@
+/**
+ * Random identifiers and secrets of the webhook system: `dlv_` deliveries, `att_` attempts and `whsec_`
+ * signing secrets. The contract's patterns allow `[A-Za-z0-9]{8,64}` after the prefix (`{24,64}` for a
+ * secret); 24 alphanumerics carry about 143 bits, 32 about 190.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+
+const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+// The largest multiple of 62 below 256: bytes above it are dropped so that every letter is equally likely.
+const unbiasedLimit = 256 - (256 % alphabet.length);
+
+/** `length` characters drawn uniformly from `[A-Za-z0-9]` with a CSPRNG. */
+export function randomAlphanumeric(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length)) {
+      if (byte < unbiasedLimit && out.length < length) {
+        out += alphabet[byte % alphabet.length];
+      }
+    }
+  }
+  return out;
+}
+
+/** A delivery id, sent as `X-Service-Delivery-Id` and the same on every retry of the delivery. */
+export function createDeliveryId(): string {
+  return `dlv_${randomAlphanumeric(24)}`;
+}
+
+/** The id of one delivery attempt (`WebhookDeliveryAttempt.id`). */
+export function createAttemptId(): string {
+  return `att_${randomAlphanumeric(24)}`;
+}
+
+/** A new signing secret, returned once when a subscription is created (`CreateWebhookResponse`). */
+export function createWebhookSecret(): string {
+  return `whsec_${randomAlphanumeric(32)}`;
+}

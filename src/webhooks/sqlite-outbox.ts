@@ -1,0 +1,202 @@
+/**
+ * The durable outbox in SQLite. The server owns the database file and hands over its connection; this
+ * module owns the `webhook_` tables. Every change is one transaction, so a crash leaves each delivery
+ * either settled or still pending with its lease, which runs out and makes it due again: at-least-once
+ * delivery, with the same delivery id.
+ * @module
+ */
+import type { WebhookEventName } from './events.js';
+import { createAttemptId } from './ids.js';
+import {
+  settleAttempt,
+  type AttemptOutcome,
+  type AttemptRecord,
+  type ClaimedDelivery,
+  type ClaimOptions,
+  type DeliveryRecord,
+  type SettlePolicy,
+  type TargetState,
+  type WebhookOutbox,
+} from './outbox.js';
+import { parseRetrySchedule } from './retry.js';
+import { prepareStatements, webhookTablesSql, type SqliteDatabase, type SqliteStatement } from './sqlite-statements.js';
+
+export type { SqliteDatabase, SqliteStatement };
+
+/** Creates the `webhook_` tables when they are missing. */
+export function migrate(db: SqliteDatabase): void {
+  db.exec(webhookTablesSql);
+}
+
+interface TargetRow {
+  id: string;
+  kind: TargetState['kind'];
+  url: string;
+  secret: string;
+  events: string;
+  schedule: string;
+  consecutive_failures: number;
+  paused_at: number | null;
+}
+
+interface DeliveryRow {
+  id: string;
+  target_id: string;
+  event: WebhookEventName;
+  body: string;
+  status: DeliveryRecord['status'];
+  attempts_made: number;
+  due_at: number;
+  lease_until: number | null;
+  lease_token: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+interface AttemptRow {
+  id: string;
+  delivery_id: string;
+  target_id: string;
+  event: WebhookEventName;
+  attempt: number;
+  status: AttemptRecord['status'];
+  response_code: number | null;
+  error: string | null;
+  attempted_at: number;
+  next_retry_at: number | null;
+  duration_ms: number;
+}
+
+function toTarget(row: TargetRow): TargetState {
+  return {
+    id: row.id,
+    kind: row.kind,
+    url: row.url,
+    secret: row.secret,
+    events: JSON.parse(row.events) as WebhookEventName[],
+    schedule: parseRetrySchedule(JSON.parse(row.schedule)),
+    consecutiveFailures: row.consecutive_failures,
+    pausedAt: row.paused_at,
+  };
+}
+
+function toDelivery(row: DeliveryRow): DeliveryRecord {
+  return {
+    id: row.id,
+    targetId: row.target_id,
+    event: row.event,
+    body: row.body,
+    status: row.status,
+    attemptsMade: row.attempts_made,
+    dueAt: row.due_at,
+    leaseUntil: row.lease_until,
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+function toAttempt(row: AttemptRow): AttemptRecord {
+  return {
+    id: row.id,
+    deliveryId: row.delivery_id,
+    targetId: row.target_id,
+    event: row.event,
+    attempt: row.attempt,
+    status: row.status,
+    responseCode: row.response_code,
+    error: row.error,
+    attemptedAt: row.attempted_at,
+    nextRetryAt: row.next_retry_at,
+    durationMs: row.duration_ms,
+  };
+}
+
+/** An outbox over `db`; runs `migrate` first. */
+export function createSqliteOutbox(db: SqliteDatabase): WebhookOutbox {
+  migrate(db);
+  const sql = prepareStatements(db);
+
+  const getTarget = (id: string): TargetState | undefined => {
+    const row = sql.target.get(id) as TargetRow | undefined;
+    return row && toTarget(row);
+  };
+
+  return {
+    saveTarget: ({ id, kind, url, secret, events, schedule }) => {
+      sql.saveTarget.run({ id, kind, url, secret, events: JSON.stringify(events), schedule: JSON.stringify(schedule) });
+    },
+    removeTarget: db.transaction((id: string) => {
+      sql.deleteAttemptsOf.run(id);
+      sql.deleteDeliveriesOf.run(id);
+      sql.deleteTarget.run(id);
+    }),
+    getTarget,
+    subscribersOf: (event) => (sql.subscribers.all(event) as TargetRow[]).map(toTarget),
+    enable: (id) => Number(sql.enable.run(id).changes) === 1,
+    enqueue: (delivery) => Number(sql.enqueue.run(delivery).changes) === 1,
+    claimDue: db.transaction((now: number, options: ClaimOptions): ClaimedDelivery[] => {
+      sql.failPausedDue.run({ now });
+      const rows = sql.due.all({ now, rank: options.perTargetLimit, limit: options.limit * options.perTargetLimit });
+      const taken = new Map(options.inFlight);
+      const claims: ClaimedDelivery[] = [];
+      for (const row of rows as DeliveryRow[]) {
+        const busy = taken.get(row.target_id) ?? 0;
+        if (claims.length >= options.limit || busy >= options.perTargetLimit) {
+          continue;
+        }
+        taken.set(row.target_id, busy + 1);
+        const attemptId = createAttemptId();
+        const leaseUntil = now + options.leaseMs;
+        sql.lease.run({ id: row.id, leaseUntil, attemptId });
+        const target = getTarget(row.target_id) as TargetState;
+        claims.push({
+          delivery: toDelivery({ ...row, lease_until: leaseUntil }),
+          target,
+          attempt: row.attempts_made + 1,
+          attemptId,
+        });
+      }
+      return claims;
+    }),
+    recordAttempt: db.transaction((outcome: AttemptOutcome, policy: SettlePolicy) => {
+      const row = sql.delivery.get(outcome.deliveryId) as DeliveryRow | undefined;
+      const target = row && getTarget(row.target_id);
+      if (row?.status !== 'pending' || row.lease_token !== outcome.attemptId || target === undefined) {
+        return undefined;
+      }
+      const settlement = settleAttempt(target, outcome, policy);
+      sql.insertAttempt.run({
+        ...outcome,
+        targetId: target.id,
+        event: row.event,
+        status: settlement.status,
+        nextRetryAt: settlement.nextRetryAt,
+      });
+      sql.settleDelivery.run({
+        id: row.id,
+        attempt: outcome.attempt,
+        status: settlement.delivery,
+        dueAt: settlement.nextRetryAt ?? row.due_at,
+        finishedAt: settlement.delivery === 'pending' ? null : outcome.finishedAt,
+      });
+      sql.setBreaker.run({
+        id: target.id,
+        failures: settlement.consecutiveFailures,
+        pausedAt: settlement.pauses ? outcome.finishedAt : target.pausedAt,
+      });
+      if (settlement.pauses) {
+        sql.failPendingOf.run({ targetId: target.id, at: outcome.finishedAt });
+      }
+      sql.pruneAttempts.run({ targetId: target.id, keep: policy.keepAttempts });
+      sql.pruneDeliveries.run({ targetId: target.id });
+      return settlement;
+    }),
+    nextDueAt: () => (sql.nextDue.get() as { next: number | null }).next ?? undefined,
+    getDelivery: (id) => {
+      const row = sql.delivery.get(id) as DeliveryRow | undefined;
+      return row && toDelivery(row);
+    },
+    listAttempts: (targetId, limit = 100) =>
+      (sql.attempts.all({ targetId, limit }) as AttemptRow[]).map(toAttempt),
+  };
+}

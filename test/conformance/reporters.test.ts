@@ -1,0 +1,128 @@
+/**
+ * The three reports: report.json round-trips, junit.xml is well-formed XML with one test case per
+ * requirement and the right outcome elements, report.html is one self-contained page that escapes what
+ * it shows.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, test } from 'vitest';
+import type { RequirementResult, RunResult } from '../../conformance/harness/results.js';
+import { renderHtml } from '../../conformance/reporters/html.js';
+import { reportFiles, writeReports } from '../../conformance/reporters/index.js';
+import { renderJunit } from '../../conformance/reporters/junit.js';
+
+const hostile = '<script>alert("x")</script> & \u0007 "quotes"';
+
+function requirement(id: string, status: RequirementResult['status'], category: RequirementResult['category']): RequirementResult {
+  return {
+    id,
+    level: id === 'PROB-005' ? 'SHOULD' : 'MUST',
+    category,
+    seed: 'Errors',
+    provenance: 'stated',
+    statement: `Statement of ${id}.`,
+    checks: ['problems.every-error'],
+    status,
+    ...(status === 'skip' ? { reason: 'needs --api-key-b (a key of another workspace)' } : {}),
+    ...(status === 'error' ? { reason: 'setup failed: starting a session answered 500' } : {}),
+    observations: [
+      {
+        check: 'problems.every-error',
+        outcome: status,
+        message: status === 'fail' ? `GET /v1/sessions → 404: ${hostile}` : 'as expected',
+        kind: 'problem',
+        expected: { status: 404 },
+        got: { status: 200, note: hostile },
+        evidence: [
+          {
+            id: 7,
+            request: { method: 'GET', url: 'http://127.0.0.1:1/v1/sessions/ses_x', headers: { authorization: 'Bearer sk_test_…abcd' } },
+            response: { status: 200, headers: { 'content-type': 'application/json' }, body: `{"title":"${hostile.replaceAll('"', '\\"')}"}` },
+            durationMs: 3,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+const requirements = [requirement('PROB-001', 'fail', 'problems'), requirement('PROB-005', 'pass', 'problems'), requirement('ISO-001', 'skip', 'isolation'), requirement('LIFE-003', 'error', 'lifecycle')];
+
+const result: RunResult = {
+  suite: { name: 'boardkit conformance', version: '0.1.0', contractVersion: '1.0.0' },
+  target: { baseUrl: 'http://127.0.0.1:1', live: true, liveEvidence: 'GET … answered 404', announced: {}, testControl: false, timeScale: 1, clockControllable: false, secondKey: false },
+  profile: { name: 'default', description: 'Accepts every published variant.' },
+  selection: [],
+  startedAt: '2026-11-21T10:00:00.000Z',
+  finishedAt: '2026-11-21T10:00:02.500Z',
+  durationMs: 2500,
+  requests: 12,
+  summary: {
+    requirements: { total: 4, pass: 1, fail: 1, skip: 1, error: 1 },
+    byLevel: { MUST: { pass: 0, fail: 1, skip: 1, error: 1 }, SHOULD: { pass: 1, fail: 0, skip: 0, error: 0 }, MAY: { pass: 0, fail: 0, skip: 0, error: 0 } },
+    mustFailures: ['PROB-001'],
+  },
+  requirements,
+  checks: [],
+  exitCode: 1,
+};
+
+describe('junit.xml', () => {
+  const xml = renderJunit(result);
+
+  test('is well-formed XML', () => {
+    expect(XMLValidator.validate(xml)).toBe(true);
+  });
+
+  test('has one suite per category and one case per requirement, with its outcome', () => {
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml) as {
+      testsuites: { tests: string; failures: string; testsuite: Array<{ name: string; testcase: unknown }> };
+    };
+    expect(parsed.testsuites).toMatchObject({ tests: '4', failures: '1' });
+    const cases = parsed.testsuites.testsuite.flatMap((suite) => [suite.testcase].flat() as Array<Record<string, unknown>>);
+    expect(parsed.testsuites.testsuite.map((suite) => suite.name)).toEqual(['conformance.problems', 'conformance.lifecycle', 'conformance.isolation']);
+    expect(cases.map((one) => String(one['name']).slice(0, 8))).toEqual(['PROB-001', 'PROB-005', 'LIFE-003', 'ISO-001 ']);
+    expect(cases[0]?.['failure']).toBeDefined();
+    expect(cases[1]?.['failure']).toBeUndefined();
+    expect(cases[2]?.['error']).toBeDefined();
+    expect((cases[3]?.['skipped'] as Record<string, string>)['message']).toBe('needs --api-key-b (a key of another workspace)');
+  });
+});
+
+describe('report.html', () => {
+  const html = renderHtml(result);
+
+  test('needs no external asset', () => {
+    expect(html).not.toMatch(/<(link|img|iframe)\b/i);
+    expect(html).not.toMatch(/\b(src|href)\s*=\s*["']?(https?:)?\/\//i);
+    expect(html).not.toMatch(/@import|url\(/i);
+  });
+
+  test('escapes what the target sent', () => {
+    expect(html).not.toContain('<script>alert');
+    expect(html).toContain('&lt;script&gt;alert');
+    expect(html.match(/<script>/g)?.length).toBe(1);
+  });
+
+  test('shows each requirement with its status, the verdict and the evidence', () => {
+    for (const one of requirements) {
+      expect(html).toContain(`data-status="${one.status}"`);
+      expect(html).toContain(one.id);
+    }
+    expect(html).toContain('MUST failed: PROB-001');
+    expect(html).toContain('GET http://127.0.0.1:1/v1/sessions/ses_x');
+  });
+});
+
+test('writeReports writes the three files, report.json holding the result', async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'boardkit-reports-'));
+  try {
+    const files = await writeReports(result, folder);
+    expect(files.map((file) => file.slice(folder.length + 1)).sort()).toEqual(Object.values(reportFiles).sort());
+    expect(JSON.parse(await readFile(join(folder, reportFiles.json), 'utf8'))).toEqual(result);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,86 @@
+/**
+ * `boardkit docs --check` and `boardkit diff` as users run them: `node bin/boardkit.js …` on the built
+ * `lib/` (`npm test` builds first), on the repository and on small documents in a temporary folder.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { packageRoot } from '../../src/contract/paths.js';
+import { editable, releasedContract } from '../fixtures/release-contract.js';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function boardkit(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), ...args], { cwd: packageRoot });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('boardkit docs --check', () => {
+  test('passes on the committed pages', async () => {
+    const run = await boardkit('docs', '--check');
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('All 3 generated pages are fresh.\n');
+    expect(run.code).toBe(0);
+  });
+});
+
+describe('boardkit diff', () => {
+  let scratch: string;
+  const files = { base: '', head: '', changelog: '' };
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'boardkit-diff-'));
+    Object.assign(files, { base: join(scratch, 'v1.json'), head: join(scratch, 'now.json'), changelog: join(scratch, 'CHANGELOG.md') });
+    const head = releasedContract();
+    delete editable(head)['components']['schemas']['Thing']['properties']['size'];
+    await writeFile(files.base, JSON.stringify(releasedContract()));
+    await writeFile(files.head, JSON.stringify(head));
+  });
+
+  afterAll(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  const diff = (): Promise<Run> => boardkit('diff', '--base', files.base, '--head', files.head, '--changelog', files.changelog);
+
+  test('passes on the repository: no undeclared breaking change against the released copy', async () => {
+    const run = await boardkit('diff');
+    expect(run.stdout).toContain('No undeclared breaking change against openapi/released/v1.json.');
+    expect(run.code).toBe(0);
+  });
+
+  test('fails on an undeclared breaking change and prints the line that would declare it', async () => {
+    await writeFile(files.changelog, '# Changelog\n\n## Unreleased\n\nNothing yet.\n');
+    const run = await diff();
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('property-removed  GET /v1/things/{id}  response 200 application/json $.size');
+    expect(run.stdout).toContain('- `property-removed` `Thing`: <what changed, why, and what clients must do>');
+  });
+
+  test('passes once the change is declared under Unreleased', async () => {
+    await writeFile(files.changelog, '# Changelog\n\n## Unreleased\n\n- `property-removed` `Thing`: `size` moved to `dimensions`.\n');
+    const run = await diff();
+    expect(run.stdout).toContain('Declared breaking changes (2):');
+    expect(run.code).toBe(0);
+  });
+
+  test('a missing released copy is an error message, not a stack trace', async () => {
+    const run = await boardkit('diff', '--base', join(scratch, 'absent.json'));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^boardkit: no released contract at .*absent\.json/);
+    expect(run.stderr).not.toContain('    at ');
+  });
+});

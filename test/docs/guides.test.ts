@@ -1,0 +1,136 @@
+/**
+ * The hand-written guides in docs/ stay true: their TypeScript examples compile against the kit's own
+ * types, their links lead somewhere, and the numbers and rules they repeat agree with the contract and
+ * the breaking-change guard.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadContract } from '../../src/contract/load.js';
+import { packageRoot } from '../../src/contract/paths.js';
+import { valueAt } from '../../src/contract/pointer.js';
+import { breakingRules } from '../../src/docs/breaking/index.js';
+
+const contract = loadContract();
+const docs = join(packageRoot, 'docs');
+const read = (path: string): Promise<string> => readFile(join(packageRoot, path), 'utf8');
+
+function blocks(markdown: string, info: string): string[] {
+  return [...markdown.matchAll(/^```([^\n]*)\n([\s\S]*?)^```$/gm)].filter((match) => match[1]?.trim() === info).map((match) => match[2] ?? '');
+}
+
+describe('TypeScript examples of the guides', () => {
+  let scratch: string;
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'boardkit-guides-'));
+  });
+
+  afterAll(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  test('compile against boardkit and boardkit/client', { timeout: 120_000 }, async () => {
+    const files: string[] = [];
+    // A guide's examples read as one program, each building on the ones before it.
+    for (const guide of ['frontend.md', 'implementers.md']) {
+      const code = blocks(await read(`docs/${guide}`), 'ts');
+      expect(code.length, guide).toBeGreaterThan(0);
+      const file = join(scratch, guide.replace('.md', '.mts'));
+      await writeFile(file, code.join('\n'));
+      files.push(file);
+    }
+    const program = ts.createProgram(files, {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      lib: ['lib.es2022.d.ts'],
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      types: ['node'],
+      typeRoots: [join(packageRoot, 'node_modules', '@types')],
+      // The examples import the package by name, as its users do; here that is the sources.
+      paths: { boardkit: [join(packageRoot, 'src', 'index.ts')], 'boardkit/client': [join(packageRoot, 'src', 'client.ts')] },
+    });
+    const problems = ts
+      .getPreEmitDiagnostics(program)
+      .filter((diagnostic) => diagnostic.file === undefined || files.includes(diagnostic.file.fileName))
+      .map((diagnostic) => `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('links', () => {
+  test('every relative link of the docs and the README leads to a file', async () => {
+    const pages = [
+      ...(await readdir(docs)).filter((name) => name.endsWith('.md')).map((name) => join('docs', name)),
+      'README.md',
+      join('openapi', 'CHANGELOG.md'),
+    ];
+    const broken: string[] = [];
+    for (const page of pages) {
+      for (const [, target] of (await read(page)).matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (target !== undefined && !/^[a-z]+:/.test(target) && !existsSync(join(packageRoot, dirname(page), target))) {
+          broken.push(`${page} → ${target}`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
+
+describe('limits.md', () => {
+  const limits = valueAt(contract, '#/x-limits') as Record<string, any>;
+  const buckets = valueAt(contract, '#/x-rate-limit-buckets') as { buckets: Array<{ name: string; ultra_per_minute: number }>; tier_multipliers: Record<string, unknown> };
+  const number = (value: number): string => value.toLocaleString('en-US');
+
+  test('states the contract\'s rate limits', async () => {
+    const page = await read('docs/limits.md');
+    for (const bucket of buckets.buckets) {
+      expect(page).toContain(`| \`${bucket.name}\` | ${number(bucket.ultra_per_minute)} |`);
+    }
+    const { free, pro, max, ultra } = buckets.tier_multipliers as Record<string, number>;
+    expect(page).toContain(`Free ${free}, Pro ${pro}, Max ${max}, Ultra ${ultra}`);
+  });
+
+  test('states the contract\'s other limits', async () => {
+    const page = await read('docs/limits.md');
+    const rows = [
+      `| Synths per session | ${limits['synths_per_session'].min} to ${limits['synths_per_session'].max}, from a library of ${limits['synths_per_session'].library_size} |`,
+      `| Idempotency window | ${limits['idempotency_window_hours']} hours |`,
+      `| Old key valid after rotation | ${limits['old_key_validity_after_rotation_hours']} hours |`,
+      `| Webhook replay tolerance | ${limits['webhook_replay_tolerance_seconds']} seconds |`,
+      `| Webhook pause after consecutive failed deliveries | ${limits['webhook_pause_after_consecutive_failures']} |`,
+      `| Webhook delivery attempts kept for inspection | ${limits['webhook_deliveries_retained_per_subscription']} per subscription |`,
+      `| Page size (\`limit\`) | default ${limits['page_limit'].default}, maximum ${limits['page_limit'].max} |`,
+      `| Request body | ${number(limits['request_body_max_bytes'].value)} bytes (1 MiB) |`,
+      `| Long-poll \`wait_ms\` | at most ${number(limits['wait_ms_max'].value)} ms |`,
+      `| Webhook delivery attempt timeout | ${String(valueAt(contract, '#/x-webhook-delivery/attempt_timeout_seconds/value'))} seconds |`,
+    ];
+    expect(rows.filter((row) => !page.includes(row))).toEqual([]);
+  });
+});
+
+describe('versioning.md', () => {
+  test('lists every rule of the breaking-change guard with its reason', async () => {
+    const page = await read('docs/versioning.md');
+    expect(Object.entries(breakingRules).filter(([rule, reason]) => !page.includes(`| \`${rule}\` | ${reason} |`))).toEqual([]);
+  });
+
+  test('lists the contract\'s date versions', async () => {
+    const page = await read('docs/versioning.md');
+    const versions = valueAt(contract, '#/x-api-versions/supported') as Array<{ version: string }>;
+    expect(versions.length).toBeGreaterThan(0);
+    expect(versions.filter(({ version }) => !page.includes(`| \`${version}\` |`))).toEqual([]);
+  });
+
+  test('states both published deprecation periods', async () => {
+    const page = await read('docs/versioning.md');
+    expect(page).toContain('at least **6 months**');
+    expect(page).toContain('**90-day** deprecation notice');
+  });
+});

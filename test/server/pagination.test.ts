@@ -1,0 +1,108 @@
+/**
+ * Cursor pagination (seed "Endpoints": limit and cursor, next_cursor null at the end): opaque,
+ * tamper-evident cursors bound to their list, and pages that stay exact while items are inserted.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { getJson, startSession, startTestServer, type TestServer } from './harness.js';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server.stop();
+});
+
+interface Page {
+  items: Array<{ id: string }>;
+  next_cursor: string | null;
+}
+
+async function allPages(path: string, limit: number, between?: () => Promise<void>): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const separator = path.includes('?') ? '&' : '?';
+    const page: Page = await getJson<Page>(server, `${path}${separator}limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+    ids.push(...page.items.map((item) => item.id));
+    cursor = page.next_cursor;
+    await between?.();
+  } while (cursor !== null);
+  return ids;
+}
+
+describe('sessions, newest first', () => {
+  const started: string[] = [];
+
+  beforeAll(async () => {
+    for (let index = 0; index < 7; index += 1) {
+      started.push(await startSession(server));
+      // Distinct creation times, so that "newest first" is the reverse of the start order.
+      server.clock.advance(1);
+    }
+  });
+
+  test('pages of 3 walk the whole list once, newest first, and the last page ends with null', async () => {
+    const first = await getJson<Page>(server, '/v1/sessions?limit=3');
+    expect(first.items).toHaveLength(3);
+    expect(first.next_cursor).toEqual(expect.any(String));
+    expect(await allPages('/v1/sessions', 3)).toEqual([...started].reverse());
+  });
+
+  test('the default page holds 20 items', async () => {
+    const page = await getJson<Page>(server, '/v1/sessions');
+    expect(page.items).toHaveLength(7);
+    expect(page.next_cursor).toBeNull();
+  });
+
+  test('sessions started while paging neither repeat nor shift the pages still to come', async () => {
+    const added: string[] = [];
+    const seen = await allPages('/v1/sessions', 2, async () => {
+      server.clock.advance(1);
+      added.push(await startSession(server));
+    });
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(expect.arrayContaining(started));
+    expect(seen.filter((id) => added.includes(id))).toEqual([]);
+  });
+});
+
+describe('cursors', () => {
+  test('an altered cursor is a 400 problem pointing at the cursor', async () => {
+    const page = await getJson<Page>(server, '/v1/sessions?limit=1');
+    const cursor = page.next_cursor ?? '';
+    const [payload = '', signature = ''] = cursor.split('.');
+    const forged = Buffer.from(JSON.stringify({ l: JSON.parse(Buffer.from(payload, 'base64url').toString()).l, p: { createdAt: 0, id: 'x' } })).toString('base64url');
+    for (const bad of [`${forged}.${signature}`, `${payload}.${signature.slice(0, -2)}AA`, 'garbage']) {
+      const response = await server.request(`/v1/sessions?cursor=${encodeURIComponent(bad)}`);
+      expect(response.status).toBe(400);
+      const problem = (await response.json()) as { errors: Array<{ pointer: string }> };
+      expect(problem.errors[0]?.pointer).toBe('#/query/cursor');
+    }
+  });
+
+  test("a cursor of one list is refused by another, and by another workspace's list", async () => {
+    const page = await getJson<Page>(server, '/v1/sessions?limit=1');
+    const cursor = encodeURIComponent(page.next_cursor ?? '');
+    const elsewhere = await server.request(`/integrations?cursor=${cursor}`);
+    expect(elsewhere.status).toBe(400);
+    await elsewhere.arrayBuffer();
+    const otherWorkspace = await server.request(`/v1/sessions?cursor=${cursor}`, { key: server.otherKey });
+    expect(otherWorkspace.status).toBe(400);
+    await otherWorkspace.arrayBuffer();
+  });
+
+  test('catalogue lists page the same way', async () => {
+    const slugs: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: Array<{ slug: string }>; next_cursor: string | null } = await getJson(server, `/synths?limit=5${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+      slugs.push(...page.items.map((item) => item.slug));
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect(slugs).toHaveLength(24);
+    expect(new Set(slugs).size).toBe(24);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * `boardkit serve` as users run it: `node bin/boardkit.js serve …` on the built `lib/` (`npm test`
+ * builds first), on a free port and a SQLite file.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { packageRoot } from '../../src/contract/paths.js';
+
+let folder: string;
+
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'boardkit-serve-'));
+});
+
+afterAll(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  baseUrl: string;
+  output: string;
+  stop(): Promise<{ code: number | null; output: string }>;
+}
+
+function serve(...args: string[]): Promise<Running> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), 'serve', '--port', '0', ...args], { cwd: folder });
+    let output = '';
+    let errors = '';
+    const exited = new Promise<number | null>((done) => child.on('close', done));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      const match = /^ {2}(http:\/\/127\.0\.0\.1:\d+) /m.exec(output);
+      if (match?.[1] !== undefined && output.includes('Ctrl-C')) {
+        resolve({
+          child,
+          baseUrl: match[1],
+          output,
+          async stop() {
+            child.kill('SIGINT');
+            const code = await exited;
+            return { code, output };
+          },
+        });
+      }
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${code}: ${errors}`)));
+  });
+}
+
+function run(...args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), 'serve', ...args], { cwd: folder });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+async function status(url: string, key?: string): Promise<number> {
+  const response = await fetch(url, key === undefined ? {} : { headers: { authorization: `Bearer ${key}` } });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+describe('boardkit serve', () => {
+  test('a fresh store without --api-key gets a test key; a restart keeps it and prints none', async () => {
+    const db = join(folder, 'fresh.db');
+    const first = await serve('--db', db);
+    expect(first.output).toContain(`${first.baseUrl}/v1/sessions is the sessions collection`);
+    const key = /test key: (sk_test_[A-Za-z0-9]+)/.exec(first.output)?.[1] ?? '';
+    expect(key).not.toBe('');
+    expect(await status(`${first.baseUrl}/v1/health`)).toBe(200);
+    expect(await status(`${first.baseUrl}/v1/sessions`, key)).toBe(200);
+    const stopped = await first.stop();
+    expect(stopped.code).toBe(0);
+    expect(stopped.output).toContain('Server stopped.');
+
+    const second = await serve('--db', db);
+    expect(second.output).not.toContain('test key');
+    expect(await status(`${second.baseUrl}/v1/sessions`, key)).toBe(200);
+    await second.stop();
+  });
+
+  test('--api-key provisions each key in its own workspace; --tier sets their tier', async () => {
+    const live = 'sk_live_servetest00000000000001';
+    const test2 = 'sk_test_servetest00000000000002';
+    const server = await serve('--db', ':memory:', '--api-key', live, '--api-key', test2);
+    expect(server.output).not.toContain('sk_live_');
+    const mine = await fetch(`${server.baseUrl}/v1/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${live}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'boardroom', synths: ['cfo', 'skeptic'], rounds: 1 }),
+    });
+    const { id } = (await mine.json()) as { id: string };
+    expect(await status(`${server.baseUrl}/v1/sessions/${id}`, live)).toBe(200);
+    expect(await status(`${server.baseUrl}/v1/sessions/${id}`, test2)).toBe(404);
+    await server.stop();
+
+    const pro = await serve('--db', ':memory:', '--api-key', live, '--tier', 'pro');
+    expect(await status(`${pro.baseUrl}/v1/sessions`, live)).toBe(403);
+    await pro.stop();
+  });
+
+  test('--time-scale speeds up simulated time: a run finishes in a fraction of its simulated length', async () => {
+    const key = 'sk_test_servetest00000000000003';
+    const server = await serve('--db', ':memory:', '--api-key', key, '--time-scale', '600');
+    const started = await fetch(`${server.baseUrl}/v1/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'boardroom', synths: ['cfo', 'skeptic'], rounds: 1 }),
+    });
+    const { id } = (await started.json()) as { id: string };
+    let session = { status: 'running', v4_phase: '' };
+    // Each long poll waits at most 60 s of simulated time: a tenth of a second here.
+    for (let polls = 0; session.status !== 'complete' && polls < 100; polls += 1) {
+      const response = await fetch(`${server.baseUrl}/v1/sessions/${id}?wait_ms=60000`, { headers: { authorization: `Bearer ${key}` } });
+      session = (await response.json()) as typeof session;
+    }
+    expect(session).toMatchObject({ status: 'complete', v4_phase: 'done' });
+    await server.stop();
+  });
+
+  test('bad options are refused with a message and exit code 1', async () => {
+    const badKey = await run('--db', ':memory:', '--api-key', 'not-a-key', '--port', '0');
+    expect(badKey.code).toBe(1);
+    expect(badKey.stderr).toMatch(/is not an API key/);
+    const badScale = await run('--time-scale', '0');
+    expect(badScale.code).not.toBe(0);
+    expect(badScale.stderr).toMatch(/positive number/);
+    const badTier = await run('--tier', 'platinum');
+    expect(badTier.code).not.toBe(0);
+    expect(badTier.stderr).toMatch(/platinum/);
+  });
+});
