@@ -45,11 +45,25 @@ export function scaledClock(scale = 1, realNow: () => number = Date.now): Clock 
     throw new RangeError(`time scale must be a positive number, got ${scale}`);
   }
   const origin = realNow();
+  const now = (): number => Math.floor(origin + (realNow() - origin) * scale);
   return {
-    now: () => Math.floor(origin + (realNow() - origin) * scale),
+    now,
     setTimer(delayMs, callback) {
-      const handle = setTimeout(callback, Math.max(0, delayMs / scale));
-      // A pending heartbeat or retry must not keep the process alive on shutdown.
+      const due = now() + Math.max(0, delayMs);
+      let handle: NodeJS.Timeout;
+      // Node's timers may fire a millisecond before `Date.now()` reaches their delay, and the scale
+      // magnifies that; re-arm until the simulated clock has really reached the due time.
+      const arm = (): void => {
+        const left = due - now();
+        if (left <= 0) {
+          callback();
+          return;
+        }
+        handle = setTimeout(arm, Math.max(1, Math.ceil(left / scale)));
+        // A pending heartbeat or retry must not keep the process alive on shutdown.
+        handle.unref();
+      };
+      handle = setTimeout(arm, Math.max(0, delayMs / scale));
       handle.unref();
       return { cancel: () => clearTimeout(handle) };
     },
