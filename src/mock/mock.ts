@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadContract, type OpenApiDocument } from '../contract/load.js';
 import { createMockDocument } from './document.js';
-import { baseUrlOf, startPrism, type PrismOutput, type PrismProcess } from './prism.js';
+import { startFront } from './front.js';
+import { baseUrlOf, freePort, startPrism, type PrismOutput, type PrismProcess } from './prism.js';
 
 export const defaultMockHost = '127.0.0.1';
 export const defaultMockPort = 4010;
@@ -60,13 +61,24 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const file = join(folder, 'openapi.mock.json');
   try {
     await writeFile(file, JSON.stringify(document));
+    // Prism listens on a private loopback port behind the front door (`front.ts`), which owns `port`.
+    const prismHost = '127.0.0.1';
+    const prismPort = await freePort(prismHost);
     const prism = await startPrism({
       args: ['mock', file, ...mockFlags(options.dynamic === true)],
-      host,
-      port,
+      host: prismHost,
+      port: prismPort,
       output: options.output ?? 'pipe',
     });
+    let front;
+    try {
+      front = await startFront({ host, port, upstream: { host: prismHost, port: prismPort }, contract: document });
+    } catch (error) {
+      await prism.stop();
+      throw error;
+    }
     const stop = async (): Promise<void> => {
+      await front.close();
       await prism.stop();
       await rm(folder, { recursive: true, force: true });
     };

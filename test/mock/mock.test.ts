@@ -149,10 +149,15 @@ describe('requests that fail validation get the contract problems', () => {
     expect(violations.some((violation) => violation.location.join('.').startsWith('request.body'))).toBe(true);
   });
 
-  test('a body that is not JSON is 400, answered by Prism before validation (mocks/README.md)', async () => {
+  test('a body that is not JSON is 400 invalid-request, with the version header', async () => {
     const response = await send('/v1/sessions', { ...start, body: '{"mode":' });
-    expect(response.status).toBe(400);
-    expect(JSON.parse(response.text)).toEqual({ error: { code: 'invalid_json', message: 'Invalid JSON' } });
+    expectContractProblem(response, 400, 'invalid-request');
+    expect(response.headers.get('x-service-api-version')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  test('a body over 1 MiB is 413 payload-too-large', async () => {
+    const body = JSON.stringify({ mode: 'stress_test', context: 'x'.repeat(1_100_000) });
+    expectContractProblem(await send('/v1/sessions', { ...start, body }), 413, 'payload-too-large');
   });
 
   test('a write without its required body is 400 invalid-request', async () => {
