@@ -3,7 +3,6 @@
  * cannot run; live progress on stderr, the summary on stdout, the reports on disk. The target is a tiny
  * fake on 127.0.0.1 that answers just what a run of AUTH-004 (the health probe needs no key) asks.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -12,23 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../src/contract/paths.js';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { runBoardkit, type Run } from '../support/boardkit.js';
 
 function boardkit(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), 'conformance', ...args], { env: { ...process.env, BOARDKIT_API_KEY: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runBoardkit(['conformance', ...args], { BOARDKIT_API_KEY: '' });
 }
 
 /** A target whose health probe is open, or wrongly demands a key. */

@@ -2,30 +2,16 @@
  * The `boardkit` command line as users run it: `node bin/boardkit.js …` on the built `lib/`
  * (`npm test` builds first).
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { artefactPaths, packageRoot } from '../../src/contract/paths.js';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { runBoardkit, type Run } from '../support/boardkit.js';
 
 function boardkit(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), ...args], { cwd: packageRoot });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runBoardkit(args);
 }
 
 const fixture = (name: string): string => join(packageRoot, 'test', 'fixtures', 'cli', name);

@@ -2,30 +2,15 @@
  * `boardkit docs --check` and `boardkit diff` as users run them: `node bin/boardkit.js …` on the built
  * `lib/` (`npm test` builds first), on the repository and on small documents in a temporary folder.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { packageRoot } from '../../src/contract/paths.js';
 import { editable, releasedContract } from '../fixtures/release-contract.js';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { runBoardkit, type Run } from '../support/boardkit.js';
 
 function boardkit(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), ...args], { cwd: packageRoot });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runBoardkit(args);
 }
 
 describe('boardkit docs --check', () => {

@@ -5,7 +5,6 @@
  * Schemathesis's `ignored_auth` check must catch that. The run is limited to `GET /v1/sessions/{id}` and
  * the examples phase by a test configuration, so it takes seconds.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,26 +13,10 @@ import { packageRoot } from '../../src/contract/paths.js';
 import { parseJunit, parseRunReport, reportFiles } from '../../src/fuzz/index.js';
 import { startMock, type RunningMock } from '../../src/mock/mock.js';
 import { freePort } from '../../src/mock/prism.js';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { runBoardkit, type Run } from '../support/boardkit.js';
 
 function boardkit(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), ...args], {
-      cwd: packageRoot,
-      env: { ...process.env, BOARDKIT_API_KEY: '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runBoardkit(args, { BOARDKIT_API_KEY: '', ...env });
 }
 
 describe('arguments', () => {
