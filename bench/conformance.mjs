@@ -7,19 +7,18 @@
  *
  *   npm run build && node bench/conformance.mjs [--rounds 3] [--time-scale 250]
  *
- * The reference server runs in this process on 127.0.0.1 (in-memory SQLite) behind the mutant proxy with
- * no fault switched on: the proxy serves the time control of docs/conformance.md. Each line reports the
- * round with the median time. The figures go into docs/benchmarks.md.
+ * The reference server runs in this process on 127.0.0.1 (in-memory SQLite) with its test-only control
+ * plane on and no fault switched on: it serves the time control of docs/conformance.md itself, and
+ * delivers webhooks to the suite's receiver on loopback. Each line reports the round with the median
+ * time. The figures go into docs/benchmarks.md.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort, root } from './support/autocannon.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: options } = parseArgs({
   options: { rounds: { type: 'string', default: '3' }, 'time-scale': { type: 'string', default: '250' } },
 });
@@ -28,26 +27,21 @@ const timeScale = Number(options['time-scale']);
 
 const { startServer } = await import(join(root, 'lib/src/server/server.js'));
 const { startMock } = await import(join(root, 'lib/src/mock/mock.js'));
-const { adjustableClock } = await import(join(root, 'lib/conformance/mutants/adjustable-clock.js'));
-const { startMutantProxy } = await import(join(root, 'lib/conformance/mutants/proxy.js'));
-const { faults } = await import(join(root, 'lib/conformance/mutants/index.js'));
 
 const keys = { a: 'sk_test_benchworkspacea00000001', b: 'sk_test_benchworkspaceb00000002' };
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function referenceTarget() {
-  const clock = adjustableClock(timeScale);
-  const server = await startServer({ host: '127.0.0.1', port: 0, db: ':memory:', apiKeys: [keys.a, keys.b], clock, allowPrivateWebhookUrls: true, onError: () => undefined });
-  const proxy = await startMutantProxy({ upstream: server.baseUrl, keys, clock, faults });
-  return { baseUrl: proxy.baseUrl, close: async () => (await proxy.close(), await server.close()) };
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    db: ':memory:',
+    apiKeys: [keys.a, keys.b],
+    timeScale,
+    testControl: true,
+    allowLoopbackWebhookUrls: true,
+    onError: () => undefined,
+  });
+  return { baseUrl: server.baseUrl, close: () => server.close() };
 }
 
 async function mockTarget() {

@@ -79,6 +79,16 @@ describe('layers', () => {
     expect([...new Set(webhookImports)].sort()).toEqual(['headers.js', 'signing.js']);
   });
 
+  test('only the server start plugs in the test-only control plane', () => {
+    const testControl = join(src, 'server', 'test-control');
+    const inside = (file: string): boolean => !relative(testControl, file).startsWith('..');
+    const importers = files
+      .filter((file) => !inside(file))
+      .filter((file) => importsOf(file).some((specifier) => specifier.startsWith('.') && inside(resolve(dirname(file), specifier))))
+      .map((file) => relative(src, file).split(sep).join('/'));
+    expect(importers).toEqual(['server/server.ts']);
+  });
+
   test('the client imports nothing but openapi-fetch and the generated types', () => {
     const external = importsOf(join(src, 'client.ts')).filter((specifier) => !specifier.startsWith('.'));
     expect(external).toEqual(['openapi-fetch']);

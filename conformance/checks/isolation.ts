@@ -205,7 +205,7 @@ export const cursor = defineCheck({
       const replayed = await keyB(ctx).get('/v1/sessions', { query: { limit: 1, cursor: first.nextCursor } });
       const mine = new Set((await walkList(ctx.http, '/v1/sessions', 100, 50)).keys);
       const leaked = statusOf(replayed) === 200 ? pageOf(replayed).items.map((item) => (item as { id?: string }).id).filter((id) => id !== undefined && mine.has(id)) : [];
-      ctx.expect('ISO-007', leaked.length === 0, { kind: 'isolation', message: "the cursor gave the other workspace the first workspace's sessions", expected: 'none of them (400 preferred)', got: leaked, evidence: replayed }, `the cursor used by the other workspace answered ${statusOf(replayed)} without the first workspace's sessions`);
+      ctx.expect('ISO-007', leaked.length === 0, { kind: 'isolation', message: "the cursor gave the other workspace the first workspace's sessions", expected: 'none of them (404 preferred)', got: leaked, evidence: replayed }, `the cursor used by the other workspace answered ${statusOf(replayed)} without the first workspace's sessions`);
     }
     await Promise.all(owned.map((session) => discard(ctx.http, session.id)));
   },

@@ -100,7 +100,7 @@ function flipped(cursor: string): string {
 export const tamperedCursor = defineCheck({
   name: 'pagination.tampered-cursor',
   category: 'pagination',
-  title: 'An altered cursor is 400 invalid-request',
+  title: 'A cursor the list did not issue is 404 not-found',
   requirements: ['PAGE-005'],
   preconditions: ['live'],
   async run(ctx) {
@@ -112,7 +112,7 @@ export const tamperedCursor = defineCheck({
     }
     for (const [what, altered] of [['one character changed', flipped(cursor)], ['a character appended', `${cursor}A`], ['not a cursor at all', 'not-a-cursor']] as const) {
       const exchange = await ctx.http.get('/synths', { query: { limit: 5, cursor: altered } });
-      expectProblem(ctx, 'PAGE-005', exchange, 400, 'invalid-request', `a cursor with ${what}`);
+      expectProblem(ctx, 'PAGE-005', exchange, 404, 'not-found', `a cursor with ${what}`);
     }
   },
 });

@@ -4,12 +4,12 @@
  * @module
  */
 import { childPointer, resolve } from '../../src/contract/pointer.js';
+import { parseEventStream, type ParsedEvent } from '../../src/contract/sse.js';
 import { type Contract, pathRelativeTo } from '../harness/contract.js';
 import { mediaTypeOf } from '../harness/exchange.js';
 import { readEventStream, type StreamReading } from '../harness/event-stream.js';
 import { TransportError } from '../harness/http.js';
 import { discard, marker, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
-import { parseEventStream, type ParsedEvent } from '../harness/sse-text.js';
 import { dataSchemaOf } from '../harness/validate-exchange.js';
 import { type CheckContext, defineCheck } from './types.js';
 

@@ -14,11 +14,11 @@ import {
   webhookContentType,
   webhookUserAgent,
 } from '../harness/deliveries.js';
-import { mediaTypeOf } from '../harness/exchange.js';
+import { type Exchange, mediaTypeOf } from '../harness/exchange.js';
 import { pageOf, walkList } from '../harness/pages.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
 import { causeCancellation, refusalReason, subscribe, targetTimeOf } from '../harness/subscriptions.js';
-import { expectProblem, statusOf } from './problem-shape.js';
+import { statusOf } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
 
 const toleranceMs = 300_000;
@@ -142,21 +142,51 @@ export const deliveriesListing = defineCheck({
   },
 });
 
+/**
+ * The guard sits where the connection is made: whether a host is private is a fact of its addresses at
+ * delivery time, not of the request, so the subscription is accepted (its URL is schema-valid) and every
+ * attempt is refused before connecting. The subscription names the suite's receiver by the unspecified
+ * address `0.0.0.0`, which Linux and macOS connect to the host itself: a server without the guard reaches
+ * the receiver, and one that lets loopback through for testing still refuses it.
+ */
 export const urlGuard = defineCheck({
   name: 'webhooks.url-guard',
   category: 'webhooks',
-  title: 'Private and link-local URLs are refused',
+  title: 'Nothing is delivered to an address that is not public',
   requirements: ['HOOK-011'],
   preconditions: ['live'],
   async run(ctx) {
-    for (const url of ['http://10.0.0.7/hooks', 'http://169.254.169.254/latest/meta-data', 'http://192.168.1.20:8080/hooks']) {
-      const exchange = await ctx.http.post('/v1/webhooks', { label: marker('guard'), url, events: ['session.complete'] });
-      expectProblem(ctx, 'HOOK-011', exchange, 400, 'invalid-request', `a subscription to ${url}`);
-      const id = (jsonOf(exchange) as { subscription?: { id?: string } } | undefined)?.subscription?.id;
-      if (id !== undefined) {
-        await ctx.http.delete(`/v1/webhooks/${id}`);
-      }
+    const endpoint = (await ctx.receiver()).endpoint(200);
+    const url = new URL(endpoint.url);
+    url.hostname = '0.0.0.0';
+    const created = await ctx.http.post('/v1/webhooks', { label: marker('guard'), url: url.href, events: ['session.cancelled'] });
+    const body = (jsonOf(created) ?? {}) as { subscription?: { id?: unknown }; signing_secret?: unknown };
+    if (typeof body.signing_secret === 'string') {
+      ctx.secrets.add(body.signing_secret);
     }
+    const id = body.subscription?.id;
+    if (typeof id !== 'string') {
+      ctx.fail('HOOK-011', { kind: 'status', message: `a subscription to ${url.href} answered ${statusOf(created)}: its URL is schema-valid, so the guard belongs to delivery`, expected: 201, got: jsonOf(created) ?? statusOf(created), evidence: created });
+      return;
+    }
+    await causeCancellation(ctx);
+    const attemptsOf = (exchange: Exchange) => pageOf(exchange).items as Array<{ response_code?: unknown; status?: unknown }>;
+    let listing = await ctx.http.get(`/v1/webhooks/${id}/deliveries`);
+    const deadline = Date.now() + ctx.timeouts.sessionMs;
+    while (attemptsOf(listing).length === 0 && Date.now() < deadline && !ctx.signal.aborted) {
+      // The receiver as a bounded wait: it must stay empty, so this waits the full 100 ms.
+      await endpoint.waitFor((deliveries) => deliveries.length > 0, 100, ctx.signal);
+      listing = await ctx.http.get(`/v1/webhooks/${id}/deliveries`);
+    }
+    const attempts = attemptsOf(listing);
+    const received = endpoint.deliveries().length;
+    ctx.expect(
+      'HOOK-011',
+      received === 0 && attempts.length > 0 && attempts.every((attempt) => attempt.response_code === null && attempt.status !== 'succeeded'),
+      { kind: 'delivery', message: `an event for a subscription to ${url.href} reached the receiver, or no refused attempt was listed`, expected: { received: 0, attempts: 'at least one, each with response_code null' }, got: { received, attempts }, evidence: listing },
+      `${attempts.length} attempts to ${url.host} refused without a response; the receiver saw nothing`,
+    );
+    await ctx.http.delete(`/v1/webhooks/${id}`);
   },
 });
 

@@ -5,13 +5,8 @@
  */
 import { loadContract, type OpenApiDocument } from '../../src/contract/load.js';
 import { listOperations, type OperationEntry } from '../../src/contract/operations.js';
+import { problemTypes, type ProblemTypeEntry } from '../../src/contract/problem-types.js';
 import { createContractValidator, type ContractValidator } from '../../src/contract/validator.js';
-
-export interface ProblemType {
-  slug: string;
-  status: number;
-  title: string;
-}
 
 export interface Route {
   template: string;
@@ -25,7 +20,7 @@ export interface Contract {
   document: Readonly<OpenApiDocument>;
   validator: ContractValidator;
   routes: Route[];
-  problemTypes: ProblemType[];
+  problemTypes: ProblemTypeEntry[];
   problemBaseUri: string;
   /** The supported date versions, current first (`x-api-versions`). */
   apiVersions: string[];
@@ -33,11 +28,6 @@ export interface Contract {
   route(path: string): Route | undefined;
   /** The operation of a method and path, or `undefined`. */
   operation(method: string, path: string): OperationEntry | undefined;
-}
-
-interface ProblemCatalog {
-  base_uri: string;
-  types: ProblemType[];
 }
 
 interface ApiVersions {
@@ -72,7 +62,7 @@ export function buildContract(document: Readonly<OpenApiDocument>): Contract {
   }
   const routes = [...byTemplate.values()].sort((a, b) => a.parameters - b.parameters);
   const extensions = document as unknown as Record<string, unknown>;
-  const catalog = extensions['x-problem-types'] as ProblemCatalog;
+  const catalog = problemTypes(document);
   const versions = extensions['x-api-versions'] as ApiVersions;
   const route = (path: string): Route | undefined => routes.find((candidate) => candidate.pattern.test(path));
   return {

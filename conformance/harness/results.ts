@@ -3,9 +3,9 @@
  * the exit code is decided from. report.json is this object.
  * @module
  */
-import type { Category, Level, Provenance } from '../requirements/types.js';
+import type { Category, Level, Requirement } from '../requirements/types.js';
 import { type Exchange, evidenceBodyLimit } from './exchange.js';
-import type { FailureKind, Observation, Status } from './observations.js';
+import type { Observation, Status } from './observations.js';
 
 export interface EvidenceRecord {
   id: number;
@@ -16,25 +16,13 @@ export interface EvidenceRecord {
   durationMs: number;
 }
 
-export interface ObservationRecord {
-  check: string;
-  outcome: Status;
-  message: string;
-  kind?: FailureKind;
-  expected?: unknown;
-  got?: unknown;
+/** An observation as the report holds it: under its requirement, its exchanges as evidence records. */
+export interface ObservationRecord extends Omit<Observation, 'requirement' | 'evidence'> {
   evidence: EvidenceRecord[];
 }
 
-export interface RequirementResult {
-  id: string;
-  level: Level;
-  category: Category;
-  seed: string;
-  provenance: Provenance;
-  statement: string;
-  checks: readonly string[];
-  references?: readonly string[];
+/** A requirement of the registry with what the run found. */
+export interface RequirementResult extends Requirement {
   status: Status;
   /** Why it was skipped or errored; for a pass with skipped parts, what was not tested. */
   reason?: string;

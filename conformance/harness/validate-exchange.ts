@@ -7,9 +7,9 @@
 import type { HeaderObject, MediaTypeObject, ResponseObject } from 'openapi-typescript';
 import { childPointer, resolve } from '../../src/contract/pointer.js';
 import type { OperationEntry } from '../../src/contract/operations.js';
+import { parseEventStream } from '../../src/contract/sse.js';
 import type { Contract } from './contract.js';
 import { type Exchange, mediaTypeOf } from './exchange.js';
-import { parseEventStream } from './sse-text.js';
 
 export interface Violation {
   requirement: 'CONT-001' | 'CONT-002' | 'CONT-003' | 'CONT-004';

@@ -49,7 +49,7 @@ export const paginationRequirements: readonly Requirement[] = [
     category: 'pagination',
     seed: 'Endpoints',
     provenance: 'designed',
-    statement: 'A cursor that was altered is answered 400 invalid-request, never with a page.',
+    statement: 'A cursor the list did not issue (altered, or made up) is answered 404 not-found, never with a page.',
     checks: ['pagination.tampered-cursor'],
     references: ['docs/decisions.md › Requests and responses'],
   },

@@ -102,7 +102,7 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Webhook subscriptions',
     provenance: 'designed',
-    statement: 'A subscription URL whose host is a private or link-local address is refused with 400.',
+    statement: 'No delivery reaches an address that is not public (private, loopback, link-local, unspecified): a subscription to one is accepted, and each of its attempts fails without a response.',
     checks: ['webhooks.url-guard'],
     references: ['docs/decisions.md › Webhooks'],
   },

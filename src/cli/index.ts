@@ -13,6 +13,7 @@ import { fuzzCommand } from './commands/fuzz.js';
 import { lintCommand } from './commands/lint.js';
 import { mockCommand } from './commands/mock.js';
 import { proxyCommand } from './commands/proxy.js';
+import { scaffoldHandlersCommand } from './commands/scaffold-handlers.js';
 import { serveCommand } from './commands/serve.js';
 
 function packageVersion(): string {
@@ -32,7 +33,8 @@ export function createProgram(): Command {
     .addCommand(fuzzCommand())
     .addCommand(mockCommand())
     .addCommand(proxyCommand())
-    .addCommand(serveCommand());
+    .addCommand(serveCommand())
+    .addCommand(scaffoldHandlersCommand());
 }
 
 /** Runs the CLI; failures become a message on stderr and exit code 1, never a stack trace. */

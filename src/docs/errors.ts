@@ -6,36 +6,14 @@
 import type { ResponseObject } from 'openapi-typescript';
 import type { OpenApiDocument } from '../contract/load.js';
 import { listOperations, type OperationEntry } from '../contract/operations.js';
-import { childPointer, resolve, valueAt } from '../contract/pointer.js';
+import { childPointer, resolve } from '../contract/pointer.js';
+import { problemTypes, type ProblemTypeEntry } from '../contract/problem-types.js';
 import { componentName, operationLabel } from './labels.js';
 import { code, codeList, firstSentence, generatedBanner, table } from './markdown.js';
 
 export const errorsPath = 'docs/errors.md';
 
-export interface ProblemType {
-  slug: string;
-  status: number;
-  title: string;
-  condition: string;
-  extensions?: string[];
-  'x-provenance'?: string;
-}
-
-interface ProblemTypes {
-  base_uri: string;
-  types: ProblemType[];
-}
-
 type Node = Record<string, unknown>;
-
-/** The catalog as the contract states it (`x-problem-types`). */
-export function problemTypes(document: OpenApiDocument): ProblemTypes {
-  const catalog = valueAt(document, '#/x-problem-types') as ProblemTypes | undefined;
-  if (catalog === undefined) {
-    throw new Error('the contract has no x-problem-types catalog');
-  }
-  return catalog;
-}
 
 /** The problem response components (`x-problem-slug`) each response of an operation resolves to. */
 function problemResponses(document: OpenApiDocument, entry: OperationEntry): Array<{ status: string; component: string; slug: string }> {
@@ -87,7 +65,7 @@ function membersTable(document: OpenApiDocument): string {
   return table(['member', 'type', 'required', 'provenance', 'meaning'], rows);
 }
 
-function typeSection(document: OpenApiDocument, type: ProblemType, baseUri: string, paths: OperationEntry[], webhooks: OperationEntry[]): string {
+function typeSection(document: OpenApiDocument, type: ProblemTypeEntry, baseUri: string, paths: OperationEntry[], webhooks: OperationEntry[]): string {
   const answering = (entries: OperationEntry[]): Array<{ entry: OperationEntry; component: string }> =>
     entries.flatMap((entry) => problemResponses(document, entry).filter((response) => response.slug === type.slug).map(({ component }) => ({ entry, component })));
   const byService = answering(paths);

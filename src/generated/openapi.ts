@@ -147,7 +147,8 @@ export interface paths {
          *     `204`). Sessions that refer to it (`forked_from`, `source_session_id`) keep the id.
          *
          *     A session whose run is in progress (`running` or `continued`) cannot be deleted: that is `409
-         *     conflict`; cancel it first. Every other state can be deleted. Credits already charged are not refunded.
+         *     conflict`; cancel it first. Every other state can be deleted. Credits already charged are not refunded;
+         *     a `created` session's run never began, so its whole reservation returns to the pool.
          *     The method and path are designed.
          */
         delete: operations["deleteSession"];
@@ -158,7 +159,8 @@ export interface paths {
          * @description Updates the descriptive fields of a session (seed "What the service does" 4: update the metadata of a
          *     session): its `title` and its `metadata`. `metadata` is merged key by key: a key with a string value is
          *     set, a key set to `null` is removed, keys not named are kept; `title: null` removes the title. The
-         *     merged metadata may hold at most 20 keys (`400 invalid-request` otherwise).
+         *     merged metadata may hold at most 20 keys: a request is bounded by its schema (`MetadataPatch`), and an
+         *     update that would leave more keys with those already stored is `409 conflict` (designed).
          *
          *     Allowed in every state, archived included, and it does not change the state. What a session debates
          *     (mode, lineup, rounds, context) is fixed once it has started; fork it to run it differently. The
@@ -348,7 +350,8 @@ export interface paths {
          *     it (seed "Endpoints" and "What the service does" 4). The message is taken up by the round in progress
          *     (`round` of the answer): the Synths still to speak in it read the message, and each Synth in
          *     `send_back` speaks again on it before the round closes. The Synths in `send_back` must sit on the
-         *     board (`400 invalid-request` otherwise).
+         *     board: naming a Synth of the library that does not is a conflict with the session's lineup, `409
+         *     conflict` (designed).
          *
          *     Sending Synths back spends credits: one Synth-round each at the session's rate (5 credits `standard`,
          *     15 `premium`), refused with `402 insufficient-credits` when the balance does not cover it. A message
@@ -579,8 +582,9 @@ export interface paths {
          *
          *     Designed rules: the link opens the session read-only in the web app, outside this API; each view
          *     counts in `view_count` and emits `share.viewed`. The password is stored as a hash and never returned.
-         *     `expires_at` must be in the future (otherwise `400 invalid-request`); without it the link does not
-         *     expire. A session can have several links; revoke one with `POST .../shares/{share_id}/revoke`.
+         *     Without `expires_at` the link does not expire; an `expires_at` already past creates a link that has
+         *     already expired (it is listed, like every expired link). A session can have several links; revoke one
+         *     with `POST .../shares/{share_id}/revoke`.
          */
         post: operations["createShare"];
         delete?: never;
@@ -996,9 +1000,11 @@ export interface paths {
          *     allowed. The answer carries the signing secret, returned this once only: store it to verify the
          *     `X-Service-Signature` of every delivery. Subscriptions can also be created in the console.
          *
-         *     The URL must be an absolute `http` or `https` URL; a URL whose host resolves to a private, loopback or
-         *     link-local address is refused with `400 invalid-request` (designed). Deliveries are HTTP POSTs with a
-         *     JSON body (see the `webhooks` section and `x-webhook-delivery`).
+         *     The URL must be an absolute `http` or `https` URL. Nothing is ever delivered to an address that is not
+         *     publicly routable: every attempt resolves the host and, when an address is private, loopback or
+         *     link-local, fails without connecting (listed in the deliveries with `response_code: null` and the
+         *     reason), because the addresses are known only when an attempt connects (designed). Deliveries are HTTP
+         *     POSTs with a JSON body (see the `webhooks` section and `x-webhook-delivery`).
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1156,9 +1162,11 @@ export interface paths {
          *     allowed. The answer carries the signing secret, returned this once only: store it to verify the
          *     `X-Service-Signature` of every delivery. Subscriptions can also be created in the console.
          *
-         *     The URL must be an absolute `http` or `https` URL; a URL whose host resolves to a private, loopback or
-         *     link-local address is refused with `400 invalid-request` (designed). Deliveries are HTTP POSTs with a
-         *     JSON body (see the `webhooks` section and `x-webhook-delivery`).
+         *     The URL must be an absolute `http` or `https` URL. Nothing is ever delivered to an address that is not
+         *     publicly routable: every attempt resolves the host and, when an address is private, loopback or
+         *     link-local, fails without connecting (listed in the deliveries with `response_code: null` and the
+         *     reason), because the addresses are known only when an attempt connects (designed). Deliveries are HTTP
+         *     POSTs with a JSON body (see the `webhooks` section and `x-webhook-delivery`).
          *
          *     Unversioned alias of `POST /v1/webhooks`: the same operation, requests and answers. The published
          *     descriptions write the webhooks path without the version segment (seed "Versioning" 1).
@@ -1790,8 +1798,10 @@ export interface webhooks {
          * @description A share link was opened. Named in event list variants 3 and 4; the payload is not shown by the
          *     published descriptions and is designed. Viewers are not identified.
          *
-         *     Emitted by the share page, each time a share link is opened (designed). Delivered as an HTTP POST with
-         *     a JSON body to every active subscription whose `events` include `share.viewed`.
+         *     Emitted by the share page each time it shows the session through a link (designed): once per view
+         *     counted in the link's `view_count`, which is `data.view_count`. The password form, a wrong password and
+         *     a revoked or expired link emit nothing. Delivered as an HTTP POST with a JSON body to every active
+         *     subscription of the link's workspace whose `events` include `share.viewed`.
          *
          *     Verifying a delivery: `X-Service-Signature` is `sha256=` followed by the hex HMAC-SHA256 of
          *     `<X-Service-Timestamp>.<raw_body>`, keyed with the subscription's signing secret; recompute it over the
@@ -2205,7 +2215,7 @@ export interface components {
             password: string;
             /**
              * Format: date-time
-             * @description When the link stops working; in the future. Without it the link does not expire.
+             * @description When the link stops working. Without it the link does not expire; a time already past creates a link that has expired.
              * @example 2026-12-20T00:00:00.000Z
              */
             expires_at?: string;
@@ -2219,7 +2229,7 @@ export interface components {
             access: "public";
             /**
              * Format: date-time
-             * @description When the link stops working; in the future. Without it the link does not expire.
+             * @description When the link stops working. Without it the link does not expire; a time already past creates a link that has expired.
              * @example 2026-12-20T00:00:00.000Z
              */
             expires_at?: string;
@@ -2237,10 +2247,12 @@ export interface components {
             label: string;
             /**
              * Format: uri
-             * @description The receiving endpoint: an absolute `http` or `https` URL. A URL whose host resolves to an address
-             *     that is not publicly routable (private, loopback, link-local, unique-local, carrier-grade NAT,
-             *     multicast, reserved or unspecified, in IPv4, IPv6 or IPv4-mapped form) is refused with
-             *     `400 invalid-request` (designed: a guard against server-side request forgery).
+             * @description The receiving endpoint: an absolute `http` or `https` URL. Every delivery attempt resolves the host
+             *     and fails without connecting when an address is not publicly routable (private, loopback, link-local,
+             *     unique-local, carrier-grade NAT, multicast, reserved or unspecified, in IPv4, IPv6 or IPv4-mapped
+             *     form), so the service never posts into a private network (designed: a guard against server-side
+             *     request forgery), or when no connection can use the URL (a port above 65535, say). The subscription
+             *     itself is accepted: the addresses are known only at delivery.
              * @example https://hooks.acme-analytics.example/decision-board
              */
             url: string;
@@ -2801,7 +2813,8 @@ export interface components {
          * MetadataPatch
          * @description Changes to a session's `metadata`, merged key by key into the stored metadata (as in Stripe): a key with
          *     a string value is set, a key set to `null` is removed, keys not named are kept. The merged result must
-         *     still satisfy `Metadata` (at most 20 keys), or the request is `400 invalid-request`. `{}` changes nothing.
+         *     still satisfy `Metadata` (at most 20 keys), or the request is `409 conflict`, since the result depends on
+         *     the keys already stored. `{}` changes nothing.
          * @example {
          *       "owner": "maria.keller",
          *       "crm_deal_id": null
@@ -3038,7 +3051,8 @@ export interface components {
          */
         ProblemViolation: {
             /**
-             * @description JSON Pointer to the offending member, prefixed with its location (`#/body`, `#/query`, `#/header`, `#/path`).
+             * @description JSON Pointer to the offending member, prefixed with its location (`#/body`, `#/query`, `#/header`,
+             *     `#/path`, or `#/arguments` for the input of an MCP tool).
              * @example #/body/synths
              */
             pointer: string;
@@ -3224,8 +3238,8 @@ export interface components {
             content: string;
             /**
              * @description The Synths sent back to debate the message: each speaks again on it before the round closes. They must
-             *     sit on the session's board (otherwise `400 invalid-request`). Each costs one Synth-round at the session's
-             *     rate (5 credits standard, 15 premium).
+             *     sit on the session's board (otherwise `409 conflict`: the lineup is the session's state). Each costs
+             *     one Synth-round at the session's rate (5 credits standard, 15 premium).
              * @example [
              *       "general_counsel",
              *       "cfo"
@@ -3515,8 +3529,12 @@ export interface components {
         /**
          * Share
          * @description A share link of a session, public or password-protected (seed "Endpoints": "generate, list and revoke
-         *     share links"). The password is never returned. Every view through the web app counts in `view_count`
-         *     and emits the `share.viewed` event. The fields are not published; they are designed.
+         *     share links"). The password is never returned; it is kept hashed. Every view through the web app counts
+         *     in `view_count` and emits the `share.viewed` event. A view is the session shown: at once for a `public`
+         *     link, after the right password for a `password` one. Opening a revoked or expired link, the password
+         *     form, and a wrong password count nothing. Password guessing is rate limited per link: past a number of
+         *     wrong passwords in a window, every password is refused until the window ends. The fields are not
+         *     published; they are designed.
          */
         Share: {
             /** @example shr_01JD8S3F5H7J9K1M3N5P7R9T1V */
@@ -3535,7 +3553,7 @@ export interface components {
              */
             access: "public" | "password";
             /**
-             * @description How many times the link was opened.
+             * @description How many times the session was shown through the link (see above for what counts).
              * @example 3
              */
             view_count: number;
@@ -3922,8 +3940,8 @@ export interface components {
             label?: string;
             /**
              * Format: uri
-             * @description The receiving endpoint: an absolute `http` or `https` URL. A URL whose host resolves to a private,
-             *     loopback or link-local address is refused with `400 invalid-request`.
+             * @description The receiving endpoint: an absolute `http` or `https` URL. As at creation, attempts to a host that
+             *     resolves to a private, loopback or link-local address fail without connecting.
              * @example https://hooks.acme-analytics.example/decision-board/v2
              */
             url?: string;
@@ -4666,7 +4684,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The resource is missing or belongs to another workspace (`not-found`). */
+        /** @description The resource is missing or belongs to another workspace, or a list `cursor` names no page this list issued (`not-found`). */
         NotFound: {
             headers: {
                 "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
@@ -4779,8 +4797,10 @@ export interface components {
          */
         ApiVersionPin: components["schemas"]["SupportedApiVersion"];
         /**
-         * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident: a cursor that was altered,
-         *     or that belongs to another list, is `400 invalid-request`.
+         * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident. A cursor names a page that
+         *     this list issued, as an id names a resource: one the list did not issue (altered, taken from another list
+         *     or made up) names no page and is `404 not-found`, as an unknown id is (designed). Only a cursor outside
+         *     these bounds is `400 invalid-request`.
          * @example eyJ2IjoxLCJrIjoiMjAyNi0xMS0yMFQwOToxNDowMi4xMTJaIn0.Zk9xV2c
          */
         Cursor: string;
@@ -4975,8 +4995,10 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident: a cursor that was altered,
-                 *     or that belongs to another list, is `400 invalid-request`.
+                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident. A cursor names a page that
+                 *     this list issued, as an id names a resource: one the list did not issue (altered, taken from another list
+                 *     or made up) names no page and is `404 not-found`, as an unknown id is (designed). Only a cursor outside
+                 *     these bounds is `400 invalid-request`.
                  * @example eyJ2IjoxLCJrIjoiMjAyNi0xMS0yMFQwOToxNDowMi4xMTJaIn0.Zk9xV2c
                  */
                 cursor?: components["parameters"]["Cursor"];
@@ -5009,6 +5031,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["TierRequired"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -5040,7 +5063,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The session was created and its run started. */
+            /** @description The session was created (`created` until its board convenes, then `running`); its run is asynchronous. */
             202: {
                 headers: {
                     "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
@@ -5604,8 +5627,10 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident: a cursor that was altered,
-                 *     or that belongs to another list, is `400 invalid-request`.
+                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident. A cursor names a page that
+                 *     this list issued, as an id names a resource: one the list did not issue (altered, taken from another list
+                 *     or made up) names no page and is `404 not-found`, as an unknown id is (designed). Only a cursor outside
+                 *     these bounds is `400 invalid-request`.
                  * @example eyJ2IjoxLCJrIjoiMjAyNi0xMS0yMFQwOToxNDowMi4xMTJaIn0.Zk9xV2c
                  */
                 cursor?: components["parameters"]["Cursor"];
@@ -5829,8 +5854,10 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident: a cursor that was altered,
-                 *     or that belongs to another list, is `400 invalid-request`.
+                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident. A cursor names a page that
+                 *     this list issued, as an id names a resource: one the list did not issue (altered, taken from another list
+                 *     or made up) names no page and is `404 not-found`, as an unknown id is (designed). Only a cursor outside
+                 *     these bounds is `400 invalid-request`.
                  * @example eyJ2IjoxLCJrIjoiMjAyNi0xMS0yMFQwOToxNDowMi4xMTJaIn0.Zk9xV2c
                  */
                 cursor?: components["parameters"]["Cursor"];
@@ -6020,7 +6047,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The fork was created and its run started. The body is the new session. */
+            /** @description The fork was created (`created` until its board convenes, then `running`). The body is the new session. */
             202: {
                 headers: {
                     "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
@@ -6138,7 +6165,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new round session was created and its run started. The body is the new session. */
+            /** @description The new round session was created (`created` until its board convenes, then `running`). The body is the new session. */
             202: {
                 headers: {
                     "X-Service-API-Version": components["headers"]["X-Service-API-Version"];
@@ -6435,8 +6462,10 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident: a cursor that was altered,
-                 *     or that belongs to another list, is `400 invalid-request`.
+                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident. A cursor names a page that
+                 *     this list issued, as an id names a resource: one the list did not issue (altered, taken from another list
+                 *     or made up) names no page and is `404 not-found`, as an unknown id is (designed). Only a cursor outside
+                 *     these bounds is `400 invalid-request`.
                  * @example eyJ2IjoxLCJrIjoiMjAyNi0xMS0yMFQwOToxNDowMi4xMTJaIn0.Zk9xV2c
                  */
                 cursor?: components["parameters"]["Cursor"];
@@ -6469,6 +6498,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["TierRequired"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -6732,8 +6762,10 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident: a cursor that was altered,
-                 *     or that belongs to another list, is `400 invalid-request`.
+                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident. A cursor names a page that
+                 *     this list issued, as an id names a resource: one the list did not issue (altered, taken from another list
+                 *     or made up) names no page and is `404 not-found`, as an unknown id is (designed). Only a cursor outside
+                 *     these bounds is `400 invalid-request`.
                  * @example eyJ2IjoxLCJrIjoiMjAyNi0xMS0yMFQwOToxNDowMi4xMTJaIn0.Zk9xV2c
                  */
                 cursor?: components["parameters"]["Cursor"];
@@ -6786,8 +6818,10 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident: a cursor that was altered,
-                 *     or that belongs to another list, is `400 invalid-request`.
+                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident. A cursor names a page that
+                 *     this list issued, as an id names a resource: one the list did not issue (altered, taken from another list
+                 *     or made up) names no page and is `404 not-found`, as an unknown id is (designed). Only a cursor outside
+                 *     these bounds is `400 invalid-request`.
                  * @example eyJ2IjoxLCJrIjoiMjAyNi0xMS0yMFQwOToxNDowMi4xMTJaIn0.Zk9xV2c
                  */
                 cursor?: components["parameters"]["Cursor"];
@@ -6820,6 +6854,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["TierRequired"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -7083,8 +7118,10 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident: a cursor that was altered,
-                 *     or that belongs to another list, is `400 invalid-request`.
+                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident. A cursor names a page that
+                 *     this list issued, as an id names a resource: one the list did not issue (altered, taken from another list
+                 *     or made up) names no page and is `404 not-found`, as an unknown id is (designed). Only a cursor outside
+                 *     these bounds is `400 invalid-request`.
                  * @example eyJ2IjoxLCJrIjoiMjAyNi0xMS0yMFQwOToxNDowMi4xMTJaIn0.Zk9xV2c
                  */
                 cursor?: components["parameters"]["Cursor"];
@@ -7137,8 +7174,10 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident: a cursor that was altered,
-                 *     or that belongs to another list, is `400 invalid-request`.
+                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident. A cursor names a page that
+                 *     this list issued, as an id names a resource: one the list did not issue (altered, taken from another list
+                 *     or made up) names no page and is `404 not-found`, as an unknown id is (designed). Only a cursor outside
+                 *     these bounds is `400 invalid-request`.
                  * @example eyJ2IjoxLCJrIjoiMjAyNi0xMS0yMFQwOToxNDowMi4xMTJaIn0.Zk9xV2c
                  */
                 cursor?: components["parameters"]["Cursor"];
@@ -7171,6 +7210,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["TierRequired"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -7184,8 +7224,10 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident: a cursor that was altered,
-                 *     or that belongs to another list, is `400 invalid-request`.
+                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident. A cursor names a page that
+                 *     this list issued, as an id names a resource: one the list did not issue (altered, taken from another list
+                 *     or made up) names no page and is `404 not-found`, as an unknown id is (designed). Only a cursor outside
+                 *     these bounds is `400 invalid-request`.
                  * @example eyJ2IjoxLCJrIjoiMjAyNi0xMS0yMFQwOToxNDowMi4xMTJaIn0.Zk9xV2c
                  */
                 cursor?: components["parameters"]["Cursor"];
@@ -7218,6 +7260,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["TierRequired"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -7231,8 +7274,10 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident: a cursor that was altered,
-                 *     or that belongs to another list, is `400 invalid-request`.
+                 * @description The `next_cursor` of the previous page. Cursors are opaque and tamper-evident. A cursor names a page that
+                 *     this list issued, as an id names a resource: one the list did not issue (altered, taken from another list
+                 *     or made up) names no page and is `404 not-found`, as an unknown id is (designed). Only a cursor outside
+                 *     these bounds is `400 invalid-request`.
                  * @example eyJ2IjoxLCJrIjoiMjAyNi0xMS0yMFQwOToxNDowMi4xMTJaIn0.Zk9xV2c
                  */
                 cursor?: components["parameters"]["Cursor"];
@@ -7265,6 +7310,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["TierRequired"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };

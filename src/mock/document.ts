@@ -14,8 +14,8 @@
  */
 import type { OpenApiDocument } from '../contract/load.js';
 import { childPointer, resolve } from '../contract/pointer.js';
+import { formatEvent, isEventStreamEvent } from '../contract/sse.js';
 import { walkContract } from '../contract/walk.js';
-import { formatEvent, isEventStreamEvent } from './eventStream.js';
 import { addMethodNotAllowed, addUnknownPaths } from './fallbacks.js';
 
 /** The name of the example holding a whole stream (the media type's `x-stream-example`). */

@@ -17,6 +17,7 @@
  */
 import type { OpenApiDocument } from '../contract/load.js';
 import { resolve } from '../contract/pointer.js';
+import { problemHead, problemTypes } from '../contract/problem-types.js';
 
 type Node = Record<string, unknown>;
 
@@ -32,24 +33,6 @@ function catchAllDepth(document: OpenApiDocument): number {
   return Math.max(1, ...depths) + 1;
 }
 
-interface ProblemType {
-  type: string;
-  title: string;
-  status: number;
-}
-
-/** A problem type of the catalog in the root's `x-problem-types` (openapi/README.md "Every error"). */
-export function problemType(document: OpenApiDocument, slug: string): ProblemType {
-  const catalog = (document as unknown as Node)['x-problem-types'] as
-    | { base_uri: string; types: Array<{ slug: string; status: number; title: string }> }
-    | undefined;
-  const entry = catalog?.types.find((candidate) => candidate.slug === slug);
-  if (catalog === undefined || entry === undefined) {
-    throw new Error(`The contract's x-problem-types has no ${slug}`);
-  }
-  return { type: `${catalog.base_uri}${slug}`, title: entry.title, status: entry.status };
-}
-
 /** The response headers every response declares, taken from the contract's own 404 response. */
 function commonHeaders(document: OpenApiDocument): Node {
   const notFound = resolve<Node>(document, '#/components/responses/NotFound').node;
@@ -62,7 +45,7 @@ function problemResponse(
   example: { name: string; detail: string },
   extraHeaders: Node = {},
 ): Node {
-  const problem = problemType(document, slug);
+  const problem = problemHead(problemTypes(document), slug);
   return {
     [String(problem.status)]: {
       description: `${problem.title} (\`${slug}\`).`,

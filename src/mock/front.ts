@@ -8,15 +8,10 @@
  */
 import { createServer, request as forward, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { OpenApiDocument } from '../contract/load.js';
+import { problemHead, problemTypes } from '../contract/problem-types.js';
 
 /** The contract's request body limit (`x-limits.request_body_max_bytes`, designed). */
 const defaultBodyLimit = 1_048_576;
-
-interface ProblemType {
-  slug: string;
-  status: number;
-  title: string;
-}
 
 export interface FrontOptions {
   host: string;
@@ -33,21 +28,18 @@ export interface RunningFront {
 
 export async function startFront(options: FrontOptions): Promise<RunningFront> {
   const contract = options.contract as Record<string, any>;
-  const catalog = contract['x-problem-types'] as { base_uri: string; types: ProblemType[] };
+  const catalogue = problemTypes(options.contract);
   const version = String(contract['x-api-versions']?.current ?? contract['info']?.version);
   const bodyLimit = Number(contract['x-limits']?.request_body_max_bytes?.value ?? defaultBodyLimit);
 
   const problem = (response: ServerResponse, slug: string, detail: string, instance: string): void => {
-    const type = catalog.types.find((candidate) => candidate.slug === slug);
-    if (type === undefined) {
-      throw new Error(`problem type ${slug} is not in the contract's catalog`);
-    }
-    response.writeHead(type.status, {
+    const head = problemHead(catalogue, slug);
+    response.writeHead(head.status, {
       'content-type': 'application/problem+json',
       'x-service-api-version': version,
       connection: 'close',
     });
-    response.end(JSON.stringify({ type: catalog.base_uri + slug, title: type.title, status: type.status, detail, instance }));
+    response.end(JSON.stringify({ ...head, detail, instance }));
   };
 
   const handle = (incoming: IncomingMessage, response: ServerResponse): void => {

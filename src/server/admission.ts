@@ -8,11 +8,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiVersionHeader } from './api-version.js';
 import { authenticate, requireTier } from './auth.js';
 import { ProblemError } from './problems.js';
-import { requestStates, type RequestState } from './request-state.js';
+import { setStateOf, type RequestState } from './request-state.js';
 import type { Route } from './routes.js';
 import type { Services } from './services.js';
 
-export async function admit(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+/** Node's name of the version header (lower case). */
+const pinHeader = apiVersionHeader.toLowerCase();
+
+/** Raises the problem that refuses the request, if any (synchronous: a promise per request costs time). */
+export function admit(services: Services, request: FastifyRequest, reply: FastifyReply): void {
   const config = request.routeOptions.config as { route?: Route; allow?: string[] };
   const route = config.route;
   const state: RequestState = {
@@ -20,12 +24,11 @@ export async function admit(services: Services, request: FastifyRequest, reply: 
     apiVersion: services.versions.current,
     principal: undefined,
     rateLimitHeaders: {},
-    abort: new AbortController(),
+    response: reply.raw,
+    abort: undefined,
   };
-  requestStates.set(request, state);
-  // The response's `close` (not the request's): it fires when the answer is done or the client goes away.
-  reply.raw.on('close', () => state.abort.abort());
-  const pin = request.headers[apiVersionHeader.toLowerCase()];
+  setStateOf(request, state);
+  const pin = request.headers[pinHeader];
   state.apiVersion = services.versions.negotiate(pin);
   // A wrong path or method is refused whatever the request carries, before its body is read.
   if (request.is404) {
@@ -47,4 +50,16 @@ export async function admit(services: Services, request: FastifyRequest, reply: 
   const subject = state.principal === undefined ? `address:${request.ip}` : `key:${state.principal.apiKey.id}`;
   const tier = state.principal?.workspace.tier ?? 'ultra';
   state.rateLimitHeaders = services.rateLimits.hit(subject, route.bucket, tier, services.clock.now()).headers;
+  // Fastify never reads the content of a GET (RFC 9110 §9.3.1: it has no defined semantics); one sent
+  // anyway is refused as the dispatcher refuses any body an operation does not take.
+  if (request.method === 'GET' && hasContent(request)) {
+    throw new ProblemError(400, 'This operation takes no request body.', {
+      errors: [{ pointer: '#/body', detail: 'must be empty' }],
+    });
+  }
+}
+
+function hasContent(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

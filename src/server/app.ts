@@ -6,6 +6,7 @@
  * `validateResponses` every response is checked against the contract before it leaves.
  * @module
  */
+import { maxHeaderSize, type IncomingMessage } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { apiVersionHeader } from './api-version.js';
 import { dispatch } from './dispatch.js';
@@ -17,6 +18,8 @@ import type { HandlerMap } from './handler-types.js';
 import type { Services } from './services.js';
 import { admit } from './admission.js';
 import { stateOf } from './request-state.js';
+import { registerMcpEndpoint } from './mcp/endpoint.js';
+import { registerSharePage } from './share-viewer/routes.js';
 
 /** Request bodies are limited to 1 MiB (`x-limits.request_body_max_bytes`). */
 export const bodyLimitBytes = 1024 * 1024;
@@ -30,6 +33,23 @@ export interface AppOptions {
   onResponseViolation?: (violation: ResponseViolation) => void;
   /** Called with unexpected errors; the client only ever sees an `internal-error` problem. */
   onError?: (error: unknown) => void;
+  /** Test-only code plugged in (`--test-control`); a normal start has none. */
+  seams?: AppSeams;
+}
+
+/**
+ * Where test-only code plugs into the app: the control plane and the fault switches of
+ * src/server/test-control. Its routes are marked `outsideContract` in their config.
+ */
+export interface AppSeams {
+  /** Before routing: may change the raw request's method, URL and headers; returns the URL to route. */
+  rewriteUrl(request: IncomingMessage): string;
+  /** Adds routes and hooks, before the app's own. */
+  register(app: FastifyInstance): void;
+  /** The last `onSend` hook: it sees the response as it would leave. */
+  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
+  /** Passes the text of an event stream on as it is written. */
+  eventStream(request: FastifyRequest, text: AsyncIterable<string>): AsyncIterable<string>;
 }
 
 function sendProblem(
@@ -62,22 +82,37 @@ function problemOfFrameworkError(error: FastifyError, route: Route | undefined):
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
-  const { services, handlers } = options;
+  const { services, handlers, seams } = options;
   const validator = options.validateResponses === true ? responseValidator(services.document, services.validator) : undefined;
   const app = Fastify({
     logger: false,
+    ...(seams === undefined ? {} : { rewriteUrl: seams.rewriteUrl }),
     bodyLimit: bodyLimitBytes,
     exposeHeadRoutes: false,
     // Long polls and event streams must not hold `close()` open.
     forceCloseConnections: true,
     return503OnClosing: false,
+    // A path the router cannot decode (`%ff`) or with a segment longer than any id never reaches a
+    // route either; Fastify would answer those with its own JSON.
+    frameworkErrors: (error, request, reply) => {
+      const detail =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'A path segment is longer than any id.'
+          : 'The request path is not a valid URL (a percent-encoded byte that is not UTF-8).';
+      return sendProblem(services, request, reply, new ProblemError(400, detail));
+    },
     // Requests Node's HTTP parser refuses never reach a route; they still get a problem.
     clientErrorHandler: (error, socket) => {
       if (!socket.writable || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
         socket.destroy();
         return;
       }
-      const body = JSON.stringify(services.problems.body(400, 'The request is not valid HTTP/1.1.'));
+      // Headers over Node's limit (16 KiB) would get a bare 431; the catalogue answers them as invalid.
+      const detail =
+        (error as NodeJS.ErrnoException).code === 'HPE_HEADER_OVERFLOW'
+          ? `The request headers exceed ${maxHeaderSize} bytes.`
+          : 'The request is not valid HTTP/1.1.';
+      const body = JSON.stringify(services.problems.body(400, detail));
       socket.end(
         [
           'HTTP/1.1 400 Bad Request',
@@ -96,15 +131,32 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  app.addHook('onRequest', async (request, reply) => admit(services, request, reply));
+  seams?.register(app);
+  // Hooks in Fastify's callback style, not async: an async hook costs a promise and a turn of the
+  // microtask queue on every request (docs/benchmarks.md).
+  app.addHook('onRequest', (request, reply, done) => {
+    try {
+      admit(services, request, reply);
+    } catch (error) {
+      // A refusal is answered once Node's HTTP parser has read the rest of what arrived, as an async hook
+      // did: a request the parser then refuses (a TRACE with a body) gets the parser's 400, not the 405.
+      queueMicrotask(() => done(error as Error));
+      return;
+    }
+    done();
+  });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    done(null, withContractHeaders(request, reply, payload));
+  });
+  function withContractHeaders(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     const state = stateOf(request);
     reply.header(apiVersionHeader, state?.apiVersion ?? services.versions.current);
-    for (const [name, value] of Object.entries(state?.rateLimitHeaders ?? {})) {
-      reply.header(name, value);
+    const rateLimitHeaders = state?.rateLimitHeaders;
+    for (const name in rateLimitHeaders) {
+      reply.header(name, rateLimitHeaders[name]);
     }
-    if (validator === undefined) {
+    if (validator === undefined || (request.routeOptions.config as { outsideContract?: boolean }).outsideContract === true) {
       return payload;
     }
     const contentType = reply.getHeader('content-type');
@@ -123,7 +175,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return JSON.stringify(
       services.problems.body(500, `The response broke the contract: ${problems.slice(0, 3).join('; ')}.`),
     );
-  });
+  }
+  if (seams !== undefined) {
+    app.addHook('onSend', seams.onSend);
+  }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const route = stateOf(request)?.route;
@@ -139,6 +194,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
     sendProblem(services, request, reply, new ProblemError(404, `No resource lives at ${request.url.split('?')[0]}.`)),
   );
 
+  // The consult tool's MCP server (the contract's `x-mcp-tools`), beside the REST operations.
+  registerMcpEndpoint(app, services, {
+    validateOutput: options.validateResponses === true,
+    ...(options.onResponseViolation === undefined ? {} : { onViolation: options.onResponseViolation }),
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
+  });
+  // The web app's share page, where share links open (outside the versioned API).
+  registerSharePage(app, services);
   const routes = routeTable(services.document);
   for (const route of routes) {
     app.route({

@@ -1,9 +1,11 @@
 /**
  * Simulated time. Everything time-dependent in the server (debate pacing, long-poll waits, heartbeats,
  * rate-limit windows, the 24-hour idempotency and key-rotation windows, webhook retry waits) reads this
- * clock instead of `Date`, so `--time-scale` can speed it up and tests can drive it by hand.
+ * clock instead of `Date`, so `--time-scale` can speed it up, the test-only time control can change its
+ * speed and jump it forward, and tests can drive it by hand.
  * @module
  */
+import { timerQueue } from './timer-queue.js';
 
 /** A pending timer; `cancel` is idempotent. */
 export interface ClockTimer {
@@ -36,44 +38,100 @@ export function sleep(clock: Clock, delayMs: number, signal?: AbortSignal): Prom
   });
 }
 
-/**
- * Real time sped up `scale` times: simulated time starts at the real time of creation and then runs
- * `scale` times faster, and a timer of `d` simulated milliseconds fires after `d / scale` real ones.
- */
-export function scaledClock(scale = 1, realNow: () => number = Date.now): Clock {
+function checkScale(scale: number): number {
   if (!(scale > 0) || !Number.isFinite(scale)) {
     throw new RangeError(`time scale must be a positive number, got ${scale}`);
   }
-  const origin = realNow();
-  const now = (): number => Math.floor(origin + (realNow() - origin) * scale);
-  return {
-    now,
-    setTimer(delayMs, callback) {
-      const due = now() + Math.max(0, delayMs);
-      let handle: NodeJS.Timeout;
-      // Node's timers may fire a millisecond before `Date.now()` reaches their delay, and the scale
-      // magnifies that; re-arm until the simulated clock has really reached the due time.
-      const arm = (): void => {
-        const left = due - now();
-        if (left <= 0) {
-          callback();
-          return;
-        }
-        handle = setTimeout(arm, Math.max(1, Math.ceil(left / scale)));
-        // A pending heartbeat or retry must not keep the process alive on shutdown.
-        handle.unref();
-      };
-      handle = setTimeout(arm, Math.max(0, delayMs / scale));
-      handle.unref();
-      return { cancel: () => clearTimeout(handle) };
-    },
-  };
+  return scale;
 }
 
-interface PendingTimer {
-  due: number;
-  order: number;
-  callback: () => void;
+/**
+ * Real time sped up, at a speed that can change, and that can jump forward: what `--time-scale` runs and
+ * what the test-only time control (`PUT /_test/clock`, docs/conformance.md) drives.
+ */
+export interface ScaledClock extends Clock {
+  /** How many times faster than real time simulated time runs. */
+  scale(): number;
+  /** Changes the speed; simulated time goes on from where it is, and pending timers keep their due time. */
+  setScale(scale: number): void;
+  /** Jumps `ms` forward; the timers that fall due meanwhile fire at once, in due order. */
+  advance(ms: number): void;
+}
+
+export function isScaledClock(clock: Clock): clock is ScaledClock {
+  return ['scale', 'setScale', 'advance'].every((member) => typeof (clock as unknown as Record<string, unknown>)[member] === 'function');
+}
+
+/**
+ * Real time sped up `scale` times: simulated time starts at the real time of creation, or at `notBefore`
+ * when that is later (a restart carries on from where a sped-up clock had got to), and then runs `scale`
+ * times faster; a timer of `d` simulated milliseconds fires after `d / scale` real ones. One Node timer
+ * waits for the earliest pending timer, so timers fire in due order whatever the speed does meanwhile.
+ */
+export function scaledClock(initialScale = 1, realNow: () => number = Date.now, notBefore = 0): ScaledClock {
+  let scale = checkScale(initialScale);
+  let realBase = realNow();
+  let simulatedBase = Math.max(realBase, notBefore);
+  const queue = timerQueue();
+  let wake: NodeJS.Timeout | undefined;
+  const now = (): number => Math.floor(simulatedBase + (realNow() - realBase) * scale);
+
+  function rebase(simulated: number): void {
+    simulatedBase = simulated;
+    realBase = realNow();
+  }
+
+  function arm(): void {
+    clearTimeout(wake);
+    wake = undefined;
+    const next = queue.peek();
+    if (next === undefined) {
+      return;
+    }
+    wake = setTimeout(fireDue, Math.max(0, Math.ceil((next.due - now()) / scale)));
+    // A pending heartbeat or retry must not keep the process alive on shutdown.
+    wake.unref();
+  }
+
+  /**
+   * Fires the timers that are due, in order. Node's timers may fire a millisecond before `Date.now()`
+   * reaches their delay, and the scale magnifies that, so a timer not yet due waits for the next turn;
+   * so do the timers its predecessors set, which keeps a callback that re-arms itself from spinning.
+   */
+  function fireDue(): void {
+    const reached = now();
+    const lastOrder = queue.nextOrder();
+    try {
+      for (let next = queue.peek(); next !== undefined && next.due <= reached && next.order < lastOrder; next = queue.peek()) {
+        queue.shift();
+        next.callback();
+      }
+    } finally {
+      arm();
+    }
+  }
+
+  return {
+    now,
+    scale: () => scale,
+    setScale(next) {
+      checkScale(next);
+      rebase(now());
+      scale = next;
+      arm();
+    },
+    advance(ms) {
+      rebase(now() + Math.max(0, ms));
+      arm();
+    },
+    setTimer(delayMs, callback) {
+      const timer = queue.add(now() + Math.max(0, delayMs), callback);
+      if (queue.peek() === timer) {
+        arm();
+      }
+      return { cancel: () => queue.remove(timer) };
+    },
+  };
 }
 
 /** A clock that moves only when told to; timers fire, in due order, as `advance` passes them. */
@@ -88,23 +146,12 @@ export interface ManualClock extends Clock {
 
 export function manualClock(startMs = Date.UTC(2026, 9, 1, 9, 0, 0)): ManualClock {
   let current = startMs;
-  let sequence = 0;
-  const timers = new Set<PendingTimer>();
-
-  function nextDue(limit: number): PendingTimer | undefined {
-    let next: PendingTimer | undefined;
-    for (const timer of timers) {
-      if (timer.due <= limit && (next === undefined || timer.due < next.due || (timer.due === next.due && timer.order < next.order))) {
-        next = timer;
-      }
-    }
-    return next;
-  }
+  const queue = timerQueue();
 
   function runUntil(target: number): void {
     // A callback may schedule further timers; those that fall due before the target fire too.
-    for (let timer = nextDue(target); timer !== undefined; timer = nextDue(target)) {
-      timers.delete(timer);
+    for (let timer = queue.peek(); timer !== undefined && timer.due <= target; timer = queue.peek()) {
+      queue.shift();
       current = Math.max(current, timer.due);
       timer.callback();
     }
@@ -114,13 +161,12 @@ export function manualClock(startMs = Date.UTC(2026, 9, 1, 9, 0, 0)): ManualCloc
   return {
     now: () => current,
     setTimer(delayMs, callback) {
-      const timer = { due: current + Math.max(0, delayMs), order: sequence++, callback };
-      timers.add(timer);
-      return { cancel: () => timers.delete(timer) };
+      const timer = queue.add(current + Math.max(0, delayMs), callback);
+      return { cancel: () => queue.remove(timer) };
     },
     advance: (ms) => runUntil(current + ms),
     set: (epochMs) => runUntil(epochMs),
-    pending: () => timers.size,
+    pending: () => queue.size(),
   };
 }
 

@@ -7,22 +7,26 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BoardInputError, BoardStateError } from '../board/errors.js';
+import type { EventStreamEvent } from '../contract/sse.js';
 import type { AppOptions } from './app.js';
 import { handlerContext } from './context.js';
 import type { HandlerMap, OperationId } from './handler-types.js';
 import { idempotencyHeader, replayedHeader, requestHashOf, storedResponse } from './idempotency.js';
+import { parseJsonBody } from './json-body.js';
+import { jsonTextOf } from './json-text.js';
 import { ProblemError, problemMediaType } from './problems.js';
 import { describeViolations, validateRequest } from './request-validation.js';
-import { stateOf } from './request-state.js';
+import { requestSignal, stateOf } from './request-state.js';
 import type { ResponseValidator } from './response-validation.js';
 import type { Route } from './routes.js';
+import type { Claim } from './store/idempotency.js';
 import type { Services } from './services.js';
-import { eventStreamText, type StreamEvent } from './sse.js';
+import { eventStreamText } from './sse.js';
 
 interface AnyReply {
   status: number;
   body?: unknown;
-  stream?: AsyncIterable<StreamEvent>;
+  stream?: AsyncIterable<EventStreamEvent>;
   headers?: Record<string, string | undefined>;
 }
 
@@ -46,13 +50,17 @@ function readBody(route: Route, request: FastifyRequest): unknown {
   if (!isJson(request.headers['content-type'])) {
     throw new ProblemError(415, 'The request body must be application/json.');
   }
-  try {
-    return JSON.parse(raw.toString('utf8')) as unknown;
-  } catch (error) {
-    throw new ProblemError(400, 'The request body is not valid JSON.', {
-      errors: [{ pointer: '#/body', detail: (error as Error).message }],
-    });
+  return parseJsonBody(raw);
+}
+
+/** The headers a handler set (one it left `undefined` is not sent). */
+function definedHeaders(result: AnyReply): Record<string, string> {
+  if (result.headers === undefined) {
+    return {};
   }
+  return Object.fromEntries(
+    Object.entries(result.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 /** Errors of the board simulator, in the problem catalogue's terms. */
@@ -97,58 +105,82 @@ export async function dispatch(
 
   const key = writeMethods.has(route.method) ? (value.headers[idempotencyHeader] as string | undefined) : undefined;
   const workspaceId = state.principal?.workspace.id;
-  if (key !== undefined && workspaceId !== undefined) {
-    const requestHash = requestHashOf(route.operationId, value.path, value.body);
-    const claim = services.store.idempotency.claim(workspaceId, key, requestHash, services.clock.now());
-    if (claim.outcome === 'mismatch') {
-      throw new ProblemError(409, 'This Idempotency-Key was used with another request; use a new key for a new request.');
-    }
-    if (claim.outcome === 'in_flight') {
-      throw new ProblemError(409, 'A request with this Idempotency-Key is still being processed; retry later.');
-    }
-    if (claim.outcome === 'replay') {
-      const { status, headers, body: stored } = claim.response;
-      reply.code(status).headers({ ...headers, [replayedHeader]: 'true' });
-      return stored === null ? reply.send() : reply.send(stored);
-    }
-  }
-
-  let result: AnyReply;
-  try {
-    const context = handlerContext(services, state.apiVersion, state.principal, state.abort.signal);
+  /** Calls the handler; errors of the board and problems become the problem answer they stand for. */
+  const run = (): AnyReply | Promise<AnyReply> => {
     const handler = handlers[route.operationId as OperationId] as unknown as (
       request: unknown,
       context: unknown,
     ) => AnyReply | Promise<AnyReply>;
-    try {
-      result = await handler(value, context);
-    } catch (error) {
+    const problemReply = (error: unknown): AnyReply => {
       const problem = asProblem(error);
       if (problem === undefined) {
         throw error;
       }
-      result = {
+      return {
         status: problem.status,
         body: services.problems.body(problem.status, problem.detail, problem.extensions, request.url.split('?')[0]),
         headers: problem.headers,
       };
+    };
+    try {
+      const answer = handler(value, handlerContext(services, state.apiVersion, state.principal, () => requestSignal(state)));
+      return answer instanceof Promise ? answer.catch(problemReply) : answer;
+    } catch (error) {
+      return problemReply(error);
     }
-  } catch (error) {
-    if (key !== undefined && workspaceId !== undefined) {
-      services.store.idempotency.release(workspaceId, key);
+  };
+
+  let result: AnyReply;
+  if (key !== undefined && workspaceId !== undefined) {
+    const requestHash = requestHashOf(route.operationId, value.path, value.body);
+    const { idempotency } = services.store;
+    // The claim, the handler's work and the answer recorded for the key commit together: a crash leaves
+    // all of them (a retry is replayed) or none (a retry runs afresh), never a claim stuck in flight.
+    const outcome = services.store.transaction((): Exclude<Claim, { outcome: 'claimed' }> | { outcome: 'answered'; result: AnyReply } => {
+      const claim = idempotency.claim(workspaceId, key, requestHash, services.clock.now());
+      if (claim.outcome !== 'claimed') {
+        return claim;
+      }
+      const answer = run();
+      if (answer instanceof Promise) {
+        throw new Error(`${route.operationId} takes an Idempotency-Key, so its handler must answer synchronously`);
+      }
+      // Server faults are not recorded, so a retry with the same key can succeed (Stripe does the same).
+      if (answer.status >= 500) {
+        idempotency.release(workspaceId, key);
+      } else {
+        const payload = answer.body === undefined ? undefined : jsonTextOf(answer.body);
+        idempotency.complete(workspaceId, key, storedResponse(answer.status, definedHeaders(answer), route.mediaTypes.get(answer.status), payload));
+      }
+      return { outcome: 'answered', result: answer };
+    });
+    if (outcome.outcome === 'mismatch') {
+      throw new ProblemError(409, 'This Idempotency-Key was used with another request; use a new key for a new request.');
     }
-    throw error;
+    if (outcome.outcome === 'in_flight') {
+      throw new ProblemError(409, 'A request with this Idempotency-Key is still being processed; retry later.');
+    }
+    if (outcome.outcome === 'replay') {
+      const { status, headers, body: stored } = outcome.response;
+      reply.code(status).headers({ ...headers, [replayedHeader]: 'true' });
+      return stored === null ? reply.send() : reply.send(stored);
+    }
+    result = outcome.result;
+  } else {
+    // Most handlers answer synchronously; awaiting only a promise saves a turn of the microtask queue.
+    const answer = run();
+    result = answer instanceof Promise ? await answer : answer;
   }
 
-  const headers = Object.fromEntries(
-    Object.entries(result.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
+  const headers = definedHeaders(result);
   const mediaType = route.mediaTypes.get(result.status);
   if (result.stream !== undefined) {
+    const { principal } = state;
     const text = eventStreamText(result.stream, {
       clock: services.clock,
       heartbeatMs: services.settings.heartbeatMs,
-      signal: state.abort.signal,
+      signal: requestSignal(state),
+      authorised: () => principal === undefined || services.store.apiKeys.isCurrent(principal.apiKey.id, services.clock.now()),
       onEvent: (event) => {
         const problems = validator?.checkStreamEvent(route, event as unknown as Record<string, unknown>) ?? [];
         if (problems.length > 0) {
@@ -163,17 +195,9 @@ export async function dispatch(
     // Send the head at once: a client waits for it before it counts the stream as open, and the first
     // event may be a while coming. Fastify sets the headers just before it pipes the stream.
     reply.raw.once('pipe', () => reply.raw.flushHeaders());
-    return reply.send(Readable.from(text));
+    return reply.send(Readable.from(options.seams?.eventStream(request, text) ?? text));
   }
-  const payload = result.body === undefined ? undefined : JSON.stringify(result.body);
-  if (key !== undefined && workspaceId !== undefined) {
-    // Server faults are not recorded, so a retry with the same key can succeed (Stripe does the same).
-    if (result.status >= 500) {
-      services.store.idempotency.release(workspaceId, key);
-    } else {
-      services.store.idempotency.complete(workspaceId, key, storedResponse(result.status, headers, mediaType, payload));
-    }
-  }
+  const payload = result.body === undefined ? undefined : jsonTextOf(result.body);
   reply.code(result.status).headers(headers);
   if (payload === undefined) {
     return reply.send();

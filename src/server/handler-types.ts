@@ -8,6 +8,7 @@
  */
 import type { components, operations, paths } from '../generated/openapi.js';
 import type { HandlerContext } from './context.js';
+import type { JsonText } from './json-text.js';
 
 type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
@@ -31,11 +32,14 @@ type HandlerHeaders<R> = R extends { headers: infer H }
   ? { [P in Exclude<keyof KnownKeys<H>, ManagedHeader>]?: string }
   : Record<string, never>;
 
-/** One documented response as a handler returns it: a JSON body, a stream of SSE events, or nothing. */
+/**
+ * One documented response as a handler returns it: a JSON body (a value, or its JSON text written already),
+ * a stream of SSE events, or nothing.
+ */
 type ReplyFor<S, R> = R extends { content: { 'text/event-stream': infer E } }
   ? { status: S; stream: AsyncIterable<E>; headers?: HandlerHeaders<R> }
   : R extends { content: { 'application/json': infer B } }
-    ? { status: S; body: B; headers?: HandlerHeaders<R> }
+    ? { status: S; body: B | JsonText<B>; headers?: HandlerHeaders<R> }
     : R extends { content: { 'application/problem+json': infer B } }
       ? { status: S; body: B; headers?: HandlerHeaders<R> }
       : { status: S; body?: undefined; headers?: HandlerHeaders<R> };

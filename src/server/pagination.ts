@@ -2,7 +2,10 @@
  * Cursor pagination (seed "Endpoints": `limit` and `cursor` in, `next_cursor` out). A cursor is the
  * position after the last item of a page, keyed on `(created_at, id)`: a keyset, so items inserted while
  * a client pages never shift the pages it has not read yet (no duplicates, no gaps). Cursors are opaque
- * and tamper-evident: the position and the list it belongs to are signed with HMAC-SHA256.
+ * and tamper-evident: the position and the list it belongs to are signed with HMAC-SHA256. A cursor names
+ * a page as an id names a resource, so one this list did not issue (altered, from another list, made up)
+ * is `404 not-found`, like an unknown id: it is well-formed, and only the contract's bounds on the
+ * parameter make a cursor `400 invalid-request` (docs/decisions.md › Requests and responses).
  * @module
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -21,15 +24,13 @@ export interface Page<T> {
 
 export const defaultPageLimit = 20;
 
-function invalidCursor(detail: string): ProblemError {
-  return new ProblemError(400, 'The cursor is not valid for this list.', {
-    errors: [{ pointer: '#/query/cursor', detail }],
-  });
+function unknownCursor(why: string): ProblemError {
+  return new ProblemError(404, `The cursor names no page of this list: ${why}.`);
 }
 
 export interface CursorCodec {
   encode(list: string, position: unknown): string;
-  /** The position a cursor holds; `400 invalid-request` when it was altered or belongs to another list. */
+  /** The position a cursor holds; `404 not-found` when this list did not issue it. */
   decode(list: string, cursor: string): unknown;
 }
 
@@ -47,11 +48,11 @@ export function cursorCodec(secret: Buffer): CursorCodec {
       const expected = Buffer.from(sign(payload).toString('base64url'));
       const given = Buffer.from(signature);
       if (extra !== undefined || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        throw invalidCursor('cursor signature does not match');
+        throw unknownCursor('its signature does not match');
       }
       const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { l?: unknown; p?: unknown };
       if (decoded.l !== list) {
-        throw invalidCursor('cursor belongs to another list');
+        throw unknownCursor('another list issued it');
       }
       return decoded.p;
     },
@@ -65,7 +66,7 @@ export function keysetAfter(codec: CursorCodec, list: string, cursor: string | u
   }
   const position = codec.decode(list, cursor) as Partial<Keyset> | null;
   if (typeof position?.createdAt !== 'number' || typeof position.id !== 'string') {
-    throw invalidCursor('cursor does not hold a position');
+    throw unknownCursor('it holds no position');
   }
   return { createdAt: position.createdAt, id: position.id };
 }
@@ -102,7 +103,7 @@ export function offsetPage<Item>(
   if (cursor !== undefined) {
     const position = codec.decode(list, cursor);
     if (typeof position !== 'number' || !Number.isInteger(position) || position < 0) {
-      throw invalidCursor('cursor does not hold a position');
+      throw unknownCursor('it holds no position');
     }
     offset = position;
   }

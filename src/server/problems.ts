@@ -5,21 +5,11 @@
  * @module
  */
 import type { OpenApiDocument } from '../contract/load.js';
+import { problemTypes, type ProblemTypeEntry } from '../contract/problem-types.js';
 import type { components } from '../generated/openapi.js';
 
 export type ProblemBody = components['schemas']['Problem'];
 export type Violation = components['schemas']['ProblemViolation'];
-
-interface CatalogueEntry {
-  slug: string;
-  status: number;
-  title: string;
-}
-
-interface ProblemTypes {
-  base_uri: string;
-  types: CatalogueEntry[];
-}
 
 export const problemMediaType = 'application/problem+json';
 
@@ -61,12 +51,9 @@ function asUriReference(path: string): string {
 }
 
 export function problemCatalogue(document: OpenApiDocument): ProblemCatalogue {
-  const types = (document as { 'x-problem-types'?: ProblemTypes })['x-problem-types'];
-  if (types === undefined) {
-    throw new Error('the contract has no x-problem-types catalogue');
-  }
+  const types = problemTypes(document);
   const byStatus = new Map(types.types.map((entry) => [entry.status, entry]));
-  function entryOf(status: number): CatalogueEntry {
+  function entryOf(status: number): ProblemTypeEntry {
     const entry = byStatus.get(status) ?? byStatus.get(500);
     if (entry === undefined) {
       throw new Error(`the problem catalogue has no entry for ${status}`);

@@ -8,7 +8,7 @@ import type { Store } from './store/index.js';
 import { generateSecret, parseKey } from './store/api-keys.js';
 import type { Tier, Workspace } from './store/workspaces.js';
 
-/** The balance a provisioned workspace starts with (designed: 10,000 credits). */
+/** The balance a provisioned workspace starts with unless `boardkit serve --credits` says otherwise (designed). */
 export const startingCredits = 10_000;
 
 export interface ProvisionedKey {
@@ -22,6 +22,8 @@ export interface ProvisionOptions {
   tier: Tier;
   apiVersion: string;
   now: number;
+  /** The balance of each new workspace (default 10,000); a workspace already in the store keeps its own. */
+  startingCredits?: number;
   /** Called for each new workspace, e.g. to connect its demo integrations. */
   onWorkspaceCreated?: (workspace: Workspace) => void;
 }
@@ -41,14 +43,20 @@ export function provisionKey(store: Store, secret: string, options: ProvisionOpt
     }
     const workspace = store.workspaces.create(options.tier, options.apiVersion, options.now);
     store.apiKeys.add(workspace.id, secret, options.now);
-    store.credits.record({
-      workspaceId: workspace.id,
-      kind: 'topup',
-      credits: startingCredits,
-      sessionId: null,
-      description: 'Starting balance of a provisioned workspace',
-      at: options.now,
-    });
+    const credits = options.startingCredits ?? startingCredits;
+    if (!Number.isSafeInteger(credits) || credits < 0) {
+      throw new Error(`a starting balance is a whole number of credits from 0, got ${credits}`);
+    }
+    if (credits > 0) {
+      store.credits.record({
+        workspaceId: workspace.id,
+        kind: 'topup',
+        credits,
+        sessionId: null,
+        description: 'Starting balance of a provisioned workspace',
+        at: options.now,
+      });
+    }
     options.onWorkspaceCreated?.(workspace);
     return { secret, workspace, created: true };
   })();

@@ -8,7 +8,7 @@
 import type { OpenApiDocument } from '../contract/load.js';
 import { ProblemError } from './problems.js';
 import type { RateLimitBucket } from './routes.js';
-import type { RateLimitStore } from './store/rate-limits.js';
+import type { WindowCounter } from './rate-limit-windows.js';
 import type { Tier } from './store/workspaces.js';
 
 interface BucketCatalogue {
@@ -28,7 +28,8 @@ export interface RateLimiter {
   hit(subject: string, bucket: RateLimitBucket, tier: Tier, now: number): RateLimitDecision;
 }
 
-export function rateLimiter(document: OpenApiDocument, store: RateLimitStore): RateLimiter {
+/** `windows` counts the requests: in memory for the server (src/server/rate-limit-windows.ts). */
+export function rateLimiter(document: OpenApiDocument, windows: WindowCounter): RateLimiter {
   const catalogue = (document as { 'x-rate-limit-buckets'?: BucketCatalogue })['x-rate-limit-buckets'];
   if (catalogue === undefined) {
     throw new Error('the contract has no x-rate-limit-buckets');
@@ -46,16 +47,34 @@ export function rateLimiter(document: OpenApiDocument, store: RateLimitStore): R
     return Math.max(1, Math.floor((ultra / ultraMultiplier) * multiplier));
   }
 
+  // The quota and the `RateLimit-Policy` value of each bucket and tier, worked out once rather than on
+  // every request.
+  const policies = new Map<RateLimitBucket, Map<Tier, { limit: number; policy: string }>>();
+  function policyOf(bucket: RateLimitBucket, tier: Tier): { limit: number; policy: string } {
+    let byTier = policies.get(bucket);
+    if (byTier === undefined) {
+      byTier = new Map();
+      policies.set(bucket, byTier);
+    }
+    let entry = byTier.get(tier);
+    if (entry === undefined) {
+      const limit = quota(bucket, tier);
+      entry = { limit, policy: `"${bucket}";q=${limit};w=${catalogue?.window_seconds}` };
+      byTier.set(tier, entry);
+    }
+    return entry;
+  }
+
   return {
     quota,
     hit(subject, bucket, tier, now) {
-      const limit = quota(bucket, tier);
+      const { limit, policy } = policyOf(bucket, tier);
       const windowStart = Math.floor(now / windowMs) * windowMs;
-      const { count } = store.hit(subject, bucket, windowStart);
+      const { count } = windows.hit(subject, bucket, windowStart);
       const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
       const headers = {
         RateLimit: `"${bucket}";r=${Math.max(0, limit - count)};t=${resetSeconds}`,
-        'RateLimit-Policy': `"${bucket}";q=${limit};w=${catalogue.window_seconds}`,
+        'RateLimit-Policy': policy,
       };
       if (count > limit) {
         throw new ProblemError(

@@ -84,6 +84,11 @@ function bodyViolations(validator: ContractValidator, body: RouteBody, value: un
   return violationsOf(closest, '#/body');
 }
 
+/** Where a parameter's violation points; written only for a violation, since most requests have none. */
+function pointerOf(parameter: RouteParameter): string {
+  return `#/${parameter.in}/${escapeToken(parameter.name)}`;
+}
+
 function rawValue(request: RawRequest, parameter: RouteParameter): unknown {
   switch (parameter.in) {
     case 'path':
@@ -103,16 +108,15 @@ export function validateRequest(
   const value: ValidatedRequest = { path: {}, query: {}, headers: {}, body: request.body };
   const violations: Violation[] = [];
   for (const parameter of route.parameters) {
-    const pointer = `#/${parameter.in}/${escapeToken(parameter.name)}`;
     const raw = rawValue(request, parameter);
     if (raw === undefined) {
       if (parameter.required) {
-        violations.push({ pointer, detail: 'is required' });
+        violations.push({ pointer: pointerOf(parameter), detail: 'is required' });
       }
       continue;
     }
     if (Array.isArray(raw)) {
-      violations.push({ pointer, detail: 'must be given once' });
+      violations.push({ pointer: pointerOf(parameter), detail: 'must be given once' });
       continue;
     }
     const coerced = typeof raw === 'string' ? coerce(parameter, raw) : raw;
@@ -120,7 +124,7 @@ export function validateRequest(
     if (result.valid) {
       value[parameter.in === 'header' ? 'headers' : parameter.in][parameter.name] = coerced;
     } else {
-      violations.push(...violationsOf(result.errors, pointer));
+      violations.push(...violationsOf(result.errors, pointerOf(parameter)));
     }
   }
   if (route.body !== undefined) {

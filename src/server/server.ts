@@ -6,15 +6,18 @@
 import type { FastifyInstance } from 'fastify';
 import { loadContract } from '../contract/load.js';
 import { buildApp } from './app.js';
-import { scaledClock, type Clock } from './clock.js';
+import { isScaledClock, type Clock } from './clock.js';
+import { flooredScaledClock } from './clock-floor.js';
 import { handlers } from './handlers/index.js';
 import { connectDemoTools } from './integrations.js';
+import { configureLegacyWebhooks, type LegacyWebhook, type LegacyWebhookSetting } from './legacy-webhooks.js';
 import { provisionKeys, type ProvisionedKey } from './provisioning.js';
 import type { ResponseViolation } from './response-validation.js';
 import { createServices, type Services } from './services.js';
 import type { SqliteDatabase } from './store/database.js';
 import { createStore } from './store/index.js';
 import type { Tier } from './store/workspaces.js';
+import { createTestControl, type TestControl } from './test-control/index.js';
 
 export interface ServerOptions {
   /** A database file, `:memory:`, or an open better-sqlite3 database. Default `:memory:`. */
@@ -25,6 +28,8 @@ export interface ServerOptions {
   /** Keys to provision, each in its own workspace. */
   apiKeys?: readonly string[];
   tier?: Tier;
+  /** The credit balance each newly provisioned workspace starts with (default 10,000). */
+  startingCredits?: number;
   /** Simulated time runs this many times faster (ignored when `clock` is given). */
   timeScale?: number;
   clock?: Clock;
@@ -32,6 +37,15 @@ export interface ServerOptions {
   validateResponses?: boolean;
   /** Deliver webhooks to private and loopback addresses (local testing only). */
   allowPrivateWebhookUrls?: boolean;
+  /** Deliver webhooks to loopback addresses, other private ones still refused (local testing only). */
+  allowLoopbackWebhookUrls?: boolean;
+  /**
+   * Serve the test-only control plane (docs/conformance.md "Time control and fault switches"): the clock
+   * and the fault switches under `/_test`, announced on the health probe. Never in production.
+   */
+  testControl?: boolean;
+  /** Deprecated per-key webhook URLs, each on a key of this server (kept in the store). */
+  legacyWebhooks?: readonly LegacyWebhookSetting[];
   onError?: (error: unknown) => void;
 }
 
@@ -40,6 +54,8 @@ export interface RunningServer {
   baseUrl: string;
   /** The keys provisioned by this start (a fresh store without keys gets one new test key). */
   provisioned: ProvisionedKey[];
+  /** The legacy webhook URLs this start configured, with their secrets. */
+  legacyWebhooks: LegacyWebhook[];
   services: Services;
   app: FastifyInstance;
   /** Responses that broke the contract (with `validateResponses`). */
@@ -49,22 +65,29 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const document = loadContract();
-  const clock = options.clock ?? scaledClock(options.timeScale ?? 1);
   const store = createStore(options.db ?? ':memory:');
+  const { clock, stop: stopClock }: { clock: Clock; stop(): void } =
+    options.clock === undefined ? flooredScaledClock(store, options.timeScale ?? 1) : { clock: options.clock, stop: () => undefined };
   let baseUrl = '';
   const onError = options.onError ?? ((error: unknown) => process.stderr.write(`boardkit serve: ${String(error)}\n`));
   const settings = {
     heartbeatMs: 15_000,
     region: 'US-East',
     allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? false,
+    allowLoopbackWebhookUrls: options.allowLoopbackWebhookUrls ?? false,
   };
-  const services = createServices(document, store, clock, settings, () => baseUrl, onError);
+  const testControl = options.testControl === true ? startTestControl(clock, () => services, () => keys) : undefined;
+  const services = createServices(document, store, clock, settings, () => baseUrl, onError, testControl?.postDelivery);
   const provisioned = provisionKeys(store, options.apiKeys ?? [], {
     tier: options.tier ?? 'ultra',
+    ...(options.startingCredits === undefined ? {} : { startingCredits: options.startingCredits }),
     apiVersion: services.versions.current,
     now: clock.now(),
     onWorkspaceCreated: (workspace) => connectDemoTools(document, store, workspace.id, clock.now()),
   });
+  const legacyWebhooks = configureLegacyWebhooks(store, services.webhooks.outbox, options.legacyWebhooks ?? []);
+  // Workspace A's key first: the given keys in their order, or the one this start made up.
+  const keys = (options.apiKeys ?? []).length > 0 ? (options.apiKeys ?? []) : provisioned.map((key) => key.secret);
   const violations: ResponseViolation[] = [];
   const app = buildApp({
     services,
@@ -72,6 +95,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     validateResponses: options.validateResponses ?? false,
     onResponseViolation: (violation) => violations.push(violation),
     onError,
+    ...(testControl === undefined ? {} : { seams: testControl.appSeams() }),
   });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });
@@ -90,6 +114,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   return {
     baseUrl,
     provisioned,
+    legacyWebhooks,
     services,
     app,
     violations,
@@ -103,7 +128,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       services.runs.stopAll();
       services.outcomes.stopAll();
       await services.webhooks.dispatcher.idle();
+      stopClock();
       store.close();
     },
   };
+}
+
+/** The control plane drives the clock: it must be one whose speed can change and that can jump. */
+function startTestControl(clock: Clock, services: () => Services, keys: () => readonly string[]): TestControl {
+  if (!isScaledClock(clock)) {
+    throw new Error('the test control needs the server\'s scaled clock; start it without a clock of your own');
+  }
+  return createTestControl({ clock, services, keys });
 }

@@ -3,12 +3,14 @@
  * @module
  */
 import type { OpenApiDocument } from '../contract/load.js';
+import type { PostAttempt } from '../webhooks/dispatcher.js';
 import { createContractValidator, type ContractValidator } from '../contract/validator.js';
 import { apiVersions, type ApiVersions } from './api-version.js';
 import type { Clock } from './clock.js';
 import { cursorCodec, type CursorCodec } from './pagination.js';
 import { problemCatalogue, type ProblemCatalogue } from './problems.js';
 import { rateLimiter, type RateLimiter } from './rate-limit.js';
+import { memoryWindows } from './rate-limit-windows.js';
 import type { Store } from './store/index.js';
 import { webhookEvents, type WebhookEvents } from './webhook-events.js';
 import { sessionChanges, type SessionChanges } from './sessions/changes.js';
@@ -22,6 +24,8 @@ export interface ServiceSettings {
   region: string;
   /** Accept webhook URLs on private and loopback addresses (local testing only). */
   allowPrivateWebhookUrls: boolean;
+  /** Accept webhook URLs on loopback addresses, other private ones still refused (local testing only). */
+  allowLoopbackWebhookUrls?: boolean;
 }
 
 export interface Services {
@@ -50,17 +54,24 @@ export function createServices(
   settings: ServiceSettings,
   baseUrl: () => string,
   onError: (error: unknown) => void,
+  /** Sends each webhook attempt in place of the dispatcher (the test-only fault switches). */
+  postDelivery?: PostAttempt,
 ): Services {
   const base = {
     document,
     problems: problemCatalogue(document),
     versions: apiVersions(document),
-    rateLimits: rateLimiter(document, store.rateLimits),
+    rateLimits: rateLimiter(document, memoryWindows()),
     cursors: cursorCodec(store.meta.cursorSecret()),
     clock,
     store,
     settings,
-    webhooks: webhookEvents(store, clock, { allowPrivate: settings.allowPrivateWebhookUrls, onError }),
+    webhooks: webhookEvents(store, clock, {
+      allowPrivate: settings.allowPrivateWebhookUrls,
+      allowLoopback: settings.allowLoopbackWebhookUrls === true,
+      onError,
+      post: postDelivery,
+    }),
     baseUrl,
     changes: sessionChanges(),
   };

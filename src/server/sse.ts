@@ -1,24 +1,11 @@
 /**
- * Server-sent events on the wire (WHATWG HTML §9.2.6 "Interpreting an event stream"): each event is an
- * `event:` line, an `id:` line, an optional `retry:` line and one `data:` line, ended by a blank line.
- * While no event is due, a `: heartbeat` comment is written every interval so that proxies keep the
- * connection open (the contract's stream mechanics); the interval runs on the server clock.
+ * Server-sent event streams on the wire: each event written as src/contract/sse.ts formats it (WHATWG
+ * HTML §9.2.6), and while no event is due, a `: heartbeat` comment every interval so that proxies keep
+ * the connection open (the contract's stream mechanics); the interval runs on the server clock.
  * @module
  */
+import { formatEvent, type EventStreamEvent } from '../contract/sse.js';
 import { sleep, type Clock } from './clock.js';
-
-export interface StreamEvent {
-  event: string;
-  id: string;
-  retry?: number;
-  data: string;
-}
-
-export function formatEvent(event: StreamEvent): string {
-  const retry = event.retry === undefined ? '' : `retry: ${event.retry}\n`;
-  // `data` is one line of JSON; JSON.stringify never writes a raw line break.
-  return `event: ${event.event}\nid: ${event.id}\n${retry}data: ${event.data}\n\n`;
-}
 
 export const heartbeatComment = ': heartbeat\n\n';
 
@@ -26,11 +13,19 @@ const heartbeatTick = Symbol('heartbeat');
 
 /**
  * The text of a stream: every event of `events`, formatted, with heartbeats in the gaps. Ends when
- * `events` ends or `signal` aborts (the client went away).
+ * `events` ends, `signal` aborts (the client went away), or `authorised` answers `false` before an event
+ * or a heartbeat is written (the key that opened the stream was revoked or its rotation grace ended: a
+ * stream must not outlive its key, seed "Authentication" 4).
  */
 export async function* eventStreamText(
-  events: AsyncIterable<StreamEvent>,
-  options: { clock: Clock; heartbeatMs: number; signal: AbortSignal; onEvent?: (event: StreamEvent) => void },
+  events: AsyncIterable<EventStreamEvent>,
+  options: {
+    clock: Clock;
+    heartbeatMs: number;
+    signal: AbortSignal;
+    onEvent?: (event: EventStreamEvent) => void;
+    authorised?: () => boolean;
+  },
 ): AsyncGenerator<string> {
   const iterator = events[Symbol.asyncIterator]();
   let pending = iterator.next();
@@ -42,6 +37,9 @@ export async function* eventStreamText(
       );
       const next = await Promise.race([pending, heartbeat]);
       tick.abort();
+      if (options.authorised?.() === false) {
+        return;
+      }
       if (next === heartbeatTick) {
         if (!options.signal.aborted) {
           yield heartbeatComment;

@@ -1,13 +1,15 @@
 /**
  * Webhook events of the service (seed "Events"): subscriptions live in the workspace's store, their
- * URL, secret, event filter and breaker in the durable outbox of src/webhooks, whose dispatcher delivers
- * on the server clock. An event is queued for the subscriptions of the workspace it happened in, never
- * another's, in the same transaction as the change it reports when the caller holds one.
+ * URL, secret, event filter and breaker in the durable outbox of src/webhooks, whose dispatcher waits
+ * between retries on the server clock and times attempts and leases in real time. An event is queued for
+ * the subscriptions of the workspace it happened in, never another's, in the same transaction as the
+ * change it reports when the caller holds one. The deprecated per-key webhook URL is a target of the same
+ * outbox (legacy-webhooks.ts), keyed by the API key's id.
  * @module
  */
-import { buildEnvelope, type WebhookEventData, type WebhookEventName } from '../webhooks/events.js';
+import { buildEnvelope, type WebhookEnvelope, type WebhookEventData, type WebhookEventName } from '../webhooks/events.js';
 import { createSqliteOutbox } from '../webhooks/sqlite-outbox.js';
-import { createWebhookDispatcher, type WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { createWebhookDispatcher, type PostAttempt, type WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { Clock, ClockTimer } from './clock.js';
 import { randomAlphanumeric } from './ids.js';
@@ -19,6 +21,11 @@ export interface WebhookEvents {
   dispatcher: WebhookDispatcher;
   /** Queues `event` for every subscription of the workspace that lists it and is not paused. */
   emit<E extends WebhookEventName>(workspace: Workspace, event: E, data: WebhookEventData<E>, correlationId?: string): number;
+  /**
+   * Queues `session.complete` like `emit`, and the same body for the legacy webhook URL of the key the
+   * session was started with, when that key has one (seed "Legacy per-key webhook (deprecated)").
+   */
+  emitSessionComplete(workspace: Workspace, startedWithKeyId: string | null, data: WebhookEventData<'session.complete'>): number;
 }
 
 /** `corr_` and 16 alphanumerics, the shape of the contract's examples. */
@@ -28,55 +35,78 @@ export function newCorrelationId(): string {
 
 export interface WebhookEventOptions {
   allowPrivate: boolean;
+  /** Deliver to loopback addresses, other private ones still refused (test mode). */
+  allowLoopback?: boolean;
   onError: (error: unknown) => void;
+  /** Sends each attempt in place of the dispatcher's own POST (the test-only fault switches). */
+  post?: PostAttempt;
 }
 
 /** A receiver must answer an attempt within 10 seconds of real time (`x-webhook-delivery`). */
 const attemptTimeoutMs = 10_000;
 
 /**
- * How long a taken delivery stays taken, in simulated time. The attempt itself takes real time, and
- * simulated time may run a million times faster (a test sped up), so no simulated span is safely longer
- * than an attempt: the lease is as good as unbounded, and this process always settles what it took
- * (closing waits for the attempts in flight). Leases left by a process that stopped without settling
- * are released when the server starts (`releaseStaleLeases`).
+ * How long a taken delivery stays taken, in real time. An attempt takes real time whatever the time
+ * scale, so a lease measured on the sped-up server clock would run out while the attempt is in flight
+ * and the delivery would be taken a second time; six attempt timeouts of real time cannot run out
+ * before this process settles what it took. Leases a stopped process left are released at start.
  */
-const leaseMs = 365 * 24 * 60 * 60 * 1000;
+const leaseMs = 6 * attemptTimeoutMs;
 
-/**
- * Makes the deliveries a stopped server had taken but not settled due again. One server owns its
- * database, so at start every lease is stale; the receiver may have had the attempt, and deliveries are
- * at-least-once (the delivery id lets it see the repeat).
- */
-function releaseStaleLeases(store: Store): void {
-  store.db
-    .prepare("UPDATE webhook_deliveries SET lease_until = NULL, lease_token = NULL WHERE status = 'pending' AND lease_until IS NOT NULL")
-    .run();
-}
+/** Real time, for leases: the server clock may be sped up or moved by hand. */
+const realTime = {
+  clock: { now: () => Date.now() },
+  timer: {
+    set(callback: () => void, delayMs: number): unknown {
+      const handle = setTimeout(callback, delayMs);
+      // A lease running out must not keep the process alive on shutdown.
+      handle.unref();
+      return handle;
+    },
+    clear: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
+  },
+};
 
 export function webhookEvents(store: Store, clock: Clock, options: WebhookEventOptions): WebhookEvents {
   const outbox = createSqliteOutbox(store.db);
-  releaseStaleLeases(store);
+  // One server owns its database, so at start every lease is stale: the deliveries a stopped server had
+  // taken but not settled are due again. The receiver may have had the attempt; deliveries are
+  // at-least-once, and the delivery id lets it see the repeat.
+  outbox.releaseLeases();
   const dispatcher = createWebhookDispatcher({
     outbox,
     clock,
     attemptTimeoutMs,
     leaseMs,
+    leaseClock: realTime.clock,
+    leaseTimer: realTime.timer,
     timer: {
       set: (callback, delayMs) => clock.setTimer(delayMs, callback),
       clear: (handle) => (handle as ClockTimer).cancel(),
     },
     allowPrivate: options.allowPrivate,
+    allowLoopback: options.allowLoopback,
     onError: options.onError,
+    post: options.post,
   });
+  /** Queues `envelope` for every subscription of the workspace that lists its event and is not paused. */
+  function queue(workspace: Workspace, envelope: WebhookEnvelope): number {
+    return store.webhookSubscriptions
+      .all(workspace.id)
+      .filter((subscription) => dispatcher.enqueue(subscription.id, envelope) !== undefined).length;
+  }
+
   return {
     outbox,
     dispatcher,
     emit(workspace, event, data, correlationId = newCorrelationId()) {
-      const envelope = buildEnvelope(event, data, { userId: workspace.userId, correlationId, at: clock.now() });
-      return store.webhookSubscriptions
-        .all(workspace.id)
-        .filter((subscription) => dispatcher.enqueue(subscription.id, envelope) !== undefined).length;
+      return queue(workspace, buildEnvelope(event, data, { userId: workspace.userId, correlationId, at: clock.now() }));
+    },
+    emitSessionComplete(workspace, startedWithKeyId, data) {
+      const at = clock.now();
+      const envelope = buildEnvelope('session.complete', data, { userId: workspace.userId, correlationId: newCorrelationId(), at });
+      const legacy = startedWithKeyId === null ? undefined : dispatcher.enqueue(startedWithKeyId, envelope);
+      return queue(workspace, envelope) + (legacy === undefined ? 0 : 1);
     },
   };
 }

@@ -1,11 +1,13 @@
 /**
  * The webhook dispatcher: takes due deliveries from the outbox, POSTs them and settles each attempt
  * (seed "Delivery, retry and pause"). Time comes from an injected clock and timer, so tests move time
- * instead of waiting. Concurrency is bounded twice: in all, and per target, so that one slow receiver
- * holds back only its own deliveries.
+ * instead of waiting. Leases have a clock and timer of their own: an attempt lasts real time (its timeout
+ * is real), so a lease measured on a sped-up clock could run out while the attempt is still in flight.
+ * Concurrency is bounded twice: in all, and per target, so that one slow receiver holds back only its own
+ * deliveries.
  * @module
  */
-import { postDelivery, signedHeaders } from './delivery-request.js';
+import { postDelivery, signedHeaders, type PostInput, type PostResult } from './delivery-request.js';
 import type { WebhookEnvelope } from './events.js';
 import { createDeliveryId } from './ids.js';
 import type { ClaimedDelivery, Settlement, WebhookOutbox } from './outbox.js';
@@ -27,11 +29,17 @@ export interface DispatcherOptions {
   timer?: Timer;
   /** Deliver to private and loopback addresses: for local testing only. */
   allowPrivate?: boolean;
+  /** Deliver to loopback addresses, other private ones still refused: for local testing only. */
+  allowLoopback?: boolean;
   resolve?: ResolveHost;
   /** `x-webhook-delivery.attempt_timeout_seconds`: 10 s. */
   attemptTimeoutMs?: number;
   /** How long a claimed delivery stays taken before it is due again; must exceed the attempt timeout. */
   leaseMs?: number;
+  /** The clock leases are measured on; `clock` by default. Give real time when `clock` is sped up. */
+  leaseClock?: Clock;
+  /** Wakes the dispatcher when a lease runs out, on `leaseClock`; `timer` by default. */
+  leaseTimer?: Timer;
   concurrency?: number;
   perTargetConcurrency?: number;
   /** Seed "Limits": 10 consecutive failed deliveries pause a subscription. */
@@ -41,7 +49,15 @@ export interface DispatcherOptions {
   onPaused?(targetId: string, at: number): void;
   onSettled?(claim: ClaimedDelivery, settlement: Settlement): void;
   onError?(error: unknown): void;
+  /** Sends each attempt; `postDelivery` by default. */
+  post?: PostAttempt;
 }
+
+/**
+ * Sends one attempt. `postDelivery` does; a test-only seam may stand in to change the attempt on its way
+ * (the reference server's fault switches).
+ */
+export type PostAttempt = (input: PostInput, claim: ClaimedDelivery) => Promise<PostResult>;
 
 export interface WebhookDispatcher {
   /** Starts delivering: due deliveries now, later ones when the timer says they are due. */
@@ -83,10 +99,13 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     keepAttempts = 100,
     onError = (error: unknown) => process.emitWarning(error instanceof Error ? error : String(error)),
   } = options;
+  const leaseClock = options.leaseClock ?? clock;
+  const leaseTimer = options.leaseTimer ?? timer;
   const inFlightByTarget = new Map<string, number>();
   const running = new Set<Promise<void>>();
   let started = false;
   let wakeUp: unknown;
+  let leaseWakeUp: unknown;
 
   async function attempt(claim: ClaimedDelivery): Promise<void> {
     const { delivery, target } = claim;
@@ -99,14 +118,19 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
       timestamp: Math.floor(attemptedAt / 1000),
       body: delivery.body,
     });
-    const result = await postDelivery({
-      url: target.url,
-      headers,
-      body: delivery.body,
-      timeoutMs: attemptTimeoutMs,
-      allowPrivate: options.allowPrivate,
-      resolve: options.resolve,
-    });
+    const post = options.post ?? postDelivery;
+    const result = await post(
+      {
+        url: target.url,
+        headers,
+        body: delivery.body,
+        timeoutMs: attemptTimeoutMs,
+        allowPrivate: options.allowPrivate,
+        allowLoopback: options.allowLoopback,
+        resolve: options.resolve,
+      },
+      claim,
+    );
     const finishedAt = clock.now();
     const { attemptId, attempt: attemptNumber } = claim;
     const settlement = outbox.recordAttempt(
@@ -139,20 +163,39 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     running.add(task);
   }
 
-  /** Arms the timer for the next due delivery. Work due already waits for a running attempt to end. */
+  /**
+   * Arms the timers for the next due delivery and the next lease to run out, each on its own clock. Work
+   * due already waits for a running attempt to end.
+   */
   function rearm(): void {
     if (wakeUp !== undefined) {
       timer.clear(wakeUp);
       wakeUp = undefined;
     }
-    const next = outbox.nextDueAt();
-    if (!started || next === undefined || (next <= clock.now() && running.size > 0)) {
+    if (leaseWakeUp !== undefined) {
+      leaseTimer.clear(leaseWakeUp);
+      leaseWakeUp = undefined;
+    }
+    if (!started) {
       return;
     }
-    wakeUp = timer.set(() => {
-      wakeUp = undefined;
-      pump();
-    }, Math.max(next - clock.now(), 0));
+    // A target at its limit is woken by its own attempts ending; its queue must not hide the next retry
+    // of another target, or one receiver that hangs would hold back the schedule of every other.
+    const busy = [...inFlightByTarget].filter(([, count]) => count >= perTargetConcurrency).map(([targetId]) => targetId);
+    const next = outbox.nextDueAt(busy);
+    if (next !== undefined && !(next <= clock.now() && running.size > 0)) {
+      wakeUp = timer.set(() => {
+        wakeUp = undefined;
+        pump();
+      }, Math.max(next - clock.now(), 0));
+    }
+    const leaseEnds = outbox.nextLeaseExpiry();
+    if (leaseEnds !== undefined && !(leaseEnds <= leaseClock.now() && running.size > 0)) {
+      leaseWakeUp = leaseTimer.set(() => {
+        leaseWakeUp = undefined;
+        pump();
+      }, Math.max(leaseEnds - leaseClock.now(), 0));
+    }
   }
 
   function pump(): void {
@@ -165,6 +208,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
         const claims = outbox.claimDue(clock.now(), {
           limit: capacity,
           leaseMs,
+          leaseNow: leaseClock.now(),
           perTargetLimit: perTargetConcurrency,
           inFlight: inFlightByTarget,
         });

@@ -20,12 +20,16 @@ interface StoredDelivery extends DeliveryRecord {
   leaseToken: string | null;
 }
 
-function isClaimable(delivery: StoredDelivery, now: number): boolean {
+function isClaimable(delivery: StoredDelivery, now: number, leaseNow: number): boolean {
   return (
     delivery.status === 'pending' &&
     delivery.dueAt <= now &&
-    (delivery.leaseUntil === null || delivery.leaseUntil <= now)
+    (delivery.leaseUntil === null || delivery.leaseUntil <= leaseNow)
   );
+}
+
+function earliest(times: number[]): number | undefined {
+  return times.length === 0 ? undefined : Math.min(...times);
 }
 
 function publicDelivery({ leaseToken: _, ...delivery }: StoredDelivery): DeliveryRecord {
@@ -101,7 +105,10 @@ export function createMemoryOutbox(): WebhookOutbox {
       return true;
     },
     claimDue(now: number, options: ClaimOptions): ClaimedDelivery[] {
-      const due = [...deliveries.values()].filter((d) => isClaimable(d, now)).sort((a, b) => a.dueAt - b.dueAt);
+      const leaseNow = options.leaseNow ?? now;
+      const due = [...deliveries.values()]
+        .filter((d) => isClaimable(d, now, leaseNow))
+        .sort((a, b) => a.dueAt - b.dueAt);
       const taken = new Map(options.inFlight);
       const claims: ClaimedDelivery[] = [];
       for (const delivery of due) {
@@ -116,7 +123,7 @@ export function createMemoryOutbox(): WebhookOutbox {
         }
         taken.set(target.id, busy + 1);
         const attemptId = createAttemptId();
-        Object.assign(delivery, { leaseUntil: now + options.leaseMs, leaseToken: attemptId });
+        Object.assign(delivery, { leaseUntil: leaseNow + options.leaseMs, leaseToken: attemptId });
         claims.push({
           delivery: publicDelivery(delivery),
           target: { ...target },
@@ -162,11 +169,17 @@ export function createMemoryOutbox(): WebhookOutbox {
       prune(target.id, policy.keepAttempts);
       return settlement;
     },
-    nextDueAt() {
-      const times = [...deliveries.values()]
-        .filter((d) => d.status === 'pending')
-        .map((d) => Math.max(d.dueAt, d.leaseUntil ?? d.dueAt));
-      return times.length === 0 ? undefined : Math.min(...times);
+    nextDueAt(busyTargets = []) {
+      const free = (d: StoredDelivery): boolean => d.status === 'pending' && d.leaseUntil === null && !busyTargets.includes(d.targetId);
+      return earliest([...deliveries.values()].filter(free).map((d) => d.dueAt));
+    },
+    nextLeaseExpiry() {
+      return earliest([...deliveries.values()].flatMap((d) => (d.status === 'pending' && d.leaseUntil !== null ? [d.leaseUntil] : [])));
+    },
+    releaseLeases() {
+      const held = [...deliveries.values()].filter((d) => d.status === 'pending' && d.leaseUntil !== null);
+      held.forEach((d) => Object.assign(d, { leaseUntil: null, leaseToken: null }));
+      return held.length;
     },
     getDelivery(id) {
       const delivery = deliveries.get(id);

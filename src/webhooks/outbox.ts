@@ -62,6 +62,11 @@ export interface ClaimedDelivery {
 export interface ClaimOptions {
   limit: number;
   leaseMs: number;
+  /**
+   * Now on the clock leases are measured on, when it is not the one `now` reads: the server's retry waits
+   * run on simulated time, its leases on real time, because an attempt takes real time whatever the scale.
+   */
+  leaseNow?: number;
   /** Most attempts in flight to one target, so that a slow receiver holds back only its own deliveries. */
   perTargetLimit: number;
   /** Attempts this dispatcher already has in flight, by target id. */
@@ -132,8 +137,18 @@ export interface WebhookOutbox {
   claimDue(now: number, options: ClaimOptions): ClaimedDelivery[];
   /** Settles a claimed attempt; `undefined` when the lease was lost or the target removed meanwhile. */
   recordAttempt(outcome: AttemptOutcome, policy: SettlePolicy): Settlement | undefined;
-  /** The earliest time a pending delivery becomes due (or its lease runs out). */
-  nextDueAt(): number | undefined;
+  /**
+   * The earliest time a pending delivery that nobody holds becomes due, leaving out the deliveries of
+   * `busyTargets` (targets at their limit of attempts in flight, which wake the dispatcher as they end).
+   */
+  nextDueAt(busyTargets?: readonly string[]): number | undefined;
+  /** The earliest time a lease on a pending delivery runs out, on the lease clock. */
+  nextLeaseExpiry(): number | undefined;
+  /**
+   * Frees every lease, making the deliveries due again. Only for an owner of the storage that knows no
+   * dispatcher holds them, such as a process starting on a database a stopped process left behind.
+   */
+  releaseLeases(): number;
   getDelivery(id: string): DeliveryRecord | undefined;
   /** A target's kept attempts, newest first. */
   listAttempts(targetId: string, limit?: number): AttemptRecord[];

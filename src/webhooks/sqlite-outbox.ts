@@ -135,8 +135,9 @@ export function createSqliteOutbox(db: SqliteDatabase): WebhookOutbox {
     enable: (id) => Number(sql.enable.run(id).changes) === 1,
     enqueue: (delivery) => Number(sql.enqueue.run(delivery).changes) === 1,
     claimDue: db.transaction((now: number, options: ClaimOptions): ClaimedDelivery[] => {
-      sql.failPausedDue.run({ now });
-      const rows = sql.due.all({ now, rank: options.perTargetLimit, limit: options.limit * options.perTargetLimit });
+      const leaseNow = options.leaseNow ?? now;
+      sql.failPausedDue.run({ now, leaseNow });
+      const rows = sql.due.all({ now, leaseNow, rank: options.perTargetLimit, limit: options.limit * options.perTargetLimit });
       const taken = new Map(options.inFlight);
       const claims: ClaimedDelivery[] = [];
       for (const row of rows as DeliveryRow[]) {
@@ -146,7 +147,7 @@ export function createSqliteOutbox(db: SqliteDatabase): WebhookOutbox {
         }
         taken.set(row.target_id, busy + 1);
         const attemptId = createAttemptId();
-        const leaseUntil = now + options.leaseMs;
+        const leaseUntil = leaseNow + options.leaseMs;
         sql.lease.run({ id: row.id, leaseUntil, attemptId });
         const target = getTarget(row.target_id) as TargetState;
         claims.push({
@@ -191,7 +192,10 @@ export function createSqliteOutbox(db: SqliteDatabase): WebhookOutbox {
       sql.pruneDeliveries.run({ targetId: target.id });
       return settlement;
     }),
-    nextDueAt: () => (sql.nextDue.get() as { next: number | null }).next ?? undefined,
+    nextDueAt: (busyTargets = []) =>
+      (sql.nextDue.get({ busy: JSON.stringify(busyTargets) }) as { next: number | null }).next ?? undefined,
+    nextLeaseExpiry: () => (sql.nextLeaseExpiry.get() as { next: number | null }).next ?? undefined,
+    releaseLeases: () => Number(sql.releaseLeases.run().changes),
     getDelivery: (id) => {
       const row = sql.delivery.get(id) as DeliveryRow | undefined;
       return row && toDelivery(row);

@@ -1,8 +1,9 @@
 /**
  * The SQL of the SQLite outbox: the `webhook_` tables and the statements over them. Times are milliseconds
- * since the epoch (the dispatcher's clock); JSON columns hold the event filter and the retry schedule. No
- * foreign keys: whether they are enforced is a setting of the connection, which the server owns, so
- * removing a target deletes the dependent rows explicitly.
+ * since the epoch: due and attempt times on the dispatcher's clock, `lease_until` on its lease clock. JSON
+ * columns hold the event filter and the retry schedule. No foreign keys: whether they are enforced is a
+ * setting of the connection, which the server owns, so removing a target deletes the dependent rows
+ * explicitly.
  * @module
  */
 
@@ -47,6 +48,11 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
 
 CREATE INDEX IF NOT EXISTS webhook_deliveries_by_due ON webhook_deliveries (status, due_at);
 CREATE INDEX IF NOT EXISTS webhook_deliveries_by_target ON webhook_deliveries (target_id, status);
+-- The head of each target's queue and the next lease to run out, found without reading the backlog: the
+-- dispatcher asks after every attempt, so a scan of all pending deliveries would block the event loop in
+-- proportion to the backlog.
+CREATE INDEX IF NOT EXISTS webhook_deliveries_by_target_due ON webhook_deliveries (target_id, status, due_at);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_by_lease ON webhook_deliveries (status, lease_until);
 
 CREATE TABLE IF NOT EXISTS webhook_attempts (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -92,15 +98,18 @@ export function prepareStatements(db: SqliteDatabase) {
       FROM webhook_targets WHERE id = @targetId AND paused_at IS NULL`),
     failPausedDue: prepare(`
       UPDATE webhook_deliveries SET status = 'failed', finished_at = @now, lease_until = NULL, lease_token = NULL
-      WHERE status = 'pending' AND due_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+      WHERE status = 'pending' AND due_at <= @now AND (lease_until IS NULL OR lease_until <= @leaseNow)
         AND target_id IN (SELECT id FROM webhook_targets WHERE paused_at IS NOT NULL)`),
-    // At most `rank` due deliveries per target, so one target's backlog cannot fill the candidate list.
+    // At most `rank` due deliveries per target, so one target's backlog cannot fill the candidate list;
+    // read from the head of each target's queue (index `webhook_deliveries_by_target_due`), so the cost
+    // grows with the number of targets, not with the backlog.
     due: prepare(`
-      SELECT * FROM (
-        SELECT *, rowid AS position, ROW_NUMBER() OVER (PARTITION BY target_id ORDER BY due_at, rowid) AS rank
-        FROM webhook_deliveries
-        WHERE status = 'pending' AND due_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-      ) WHERE rank <= @rank ORDER BY due_at, position LIMIT @limit`),
+      SELECT d.*, d.rowid AS position FROM webhook_targets AS t
+      JOIN webhook_deliveries AS d ON d.rowid IN (
+        SELECT rowid FROM webhook_deliveries
+        WHERE target_id = t.id AND status = 'pending' AND due_at <= @now AND (lease_until IS NULL OR lease_until <= @leaseNow)
+        ORDER BY due_at, rowid LIMIT @rank)
+      ORDER BY d.due_at, position LIMIT @limit`),
     lease: prepare('UPDATE webhook_deliveries SET lease_until = @leaseUntil, lease_token = @attemptId WHERE id = @id'),
     delivery: prepare('SELECT * FROM webhook_deliveries WHERE id = ?'),
     insertAttempt: prepare(`
@@ -124,8 +133,16 @@ export function prepareStatements(db: SqliteDatabase) {
     pruneDeliveries: prepare(`
       DELETE FROM webhook_deliveries WHERE target_id = @targetId AND status <> 'pending'
         AND NOT EXISTS (SELECT 1 FROM webhook_attempts WHERE delivery_id = webhook_deliveries.id)`),
-    nextDue: prepare(`
-      SELECT MIN(MAX(due_at, COALESCE(lease_until, due_at))) AS next FROM webhook_deliveries WHERE status = 'pending'`),
+    nextDue: prepare(
+      `SELECT MIN(due_at) AS next FROM webhook_deliveries WHERE status = 'pending' AND lease_until IS NULL
+        AND target_id NOT IN (SELECT value FROM json_each(@busy))`,
+    ),
+    nextLeaseExpiry: prepare(
+      "SELECT MIN(lease_until) AS next FROM webhook_deliveries WHERE status = 'pending' AND lease_until IS NOT NULL",
+    ),
+    releaseLeases: prepare(
+      "UPDATE webhook_deliveries SET lease_until = NULL, lease_token = NULL WHERE status = 'pending' AND lease_until IS NOT NULL",
+    ),
     attempts: prepare('SELECT * FROM webhook_attempts WHERE target_id = @targetId ORDER BY seq DESC LIMIT @limit'),
   };
 }

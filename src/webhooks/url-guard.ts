@@ -1,9 +1,9 @@
 /**
  * The guard on webhook URLs. A subscription URL is chosen by the API caller, so without a guard the
- * service could be made to POST into its own network (server-side request forgery). `CreateWebhookRequest`
- * refuses a URL whose host resolves to a private, loopback or link-local address; this module names the
- * ranges. Every address the host resolves to must be public: one private answer is enough to refuse,
- * because the connection may use any of them.
+ * service could be made to POST into its own network (server-side request forgery). Every delivery attempt
+ * refuses, before connecting, a URL whose host resolves to a private, loopback or link-local address
+ * (`CreateWebhookRequest`); this module names the ranges. Every address the host resolves to must be
+ * public: one private answer is enough to refuse, because the connection may use any of them.
  * @module
  */
 import { lookup } from 'node:dns/promises';
@@ -20,6 +20,8 @@ export type ResolveHost = (hostname: string) => Promise<ResolvedAddress[]>;
 export interface UrlGuardOptions {
   /** Accept private and loopback addresses: for local testing only. */
   allowPrivate?: boolean | undefined;
+  /** Accept loopback addresses while still refusing the other ranges: for local testing only. */
+  allowLoopback?: boolean | undefined;
   resolve?: ResolveHost | undefined;
 }
 
@@ -49,6 +51,27 @@ const refusedRanges: ReadonlyArray<{ name: string; subnets: readonly Subnet[] }>
   { name: 'reserved', subnets: [['240.0.0.0', 4, 'ipv4']] },
   // ::a.b.c.d, the IPv4-compatible form deprecated by RFC 4291 §2.5.5.1; no public host uses it.
   { name: 'IPv4-compatible', subnets: [['::', 96, 'ipv6']] },
+  // Prefixes embedding an IPv4 address that a gateway may translate to, private ones included: NAT64
+  // (RFC 6052, and the local-use prefix of RFC 8215), SIIT's IPv4-translated form (RFC 2765), 6to4
+  // (RFC 3056) and Teredo (RFC 4380). No webhook receiver needs one.
+  {
+    name: 'IPv4-translation',
+    subnets: [['64:ff9b::', 96, 'ipv6'], ['64:ff9b:1::', 48, 'ipv6'], ['::ffff:0:0:0', 96, 'ipv6'], ['2002::', 16, 'ipv6'], ['2001::', 32, 'ipv6']],
+  },
+  // Not globally reachable (the registries' "Globally Reachable: False"): IETF protocol assignments,
+  // documentation, benchmarking and discard-only ranges.
+  {
+    name: 'non-public',
+    subnets: [
+      ['192.0.0.0', 24, 'ipv4'],
+      ['192.0.2.0', 24, 'ipv4'],
+      ['198.18.0.0', 15, 'ipv4'],
+      ['198.51.100.0', 24, 'ipv4'],
+      ['203.0.113.0', 24, 'ipv4'],
+      ['2001:db8::', 32, 'ipv6'],
+      ['100::', 64, 'ipv6'],
+    ],
+  },
 ];
 
 const blockLists = refusedRanges.map(({ name, subnets }) => {
@@ -106,7 +129,7 @@ export async function checkWebhookUrl(raw: string, options: UrlGuardOptions = {}
   if (options.allowPrivate !== true) {
     for (const { address } of addresses) {
       const range = refusedRangeOf(address);
-      if (range !== undefined) {
+      if (range !== undefined && !(range === 'loopback' && options.allowLoopback === true)) {
         const subject = literal === 0 ? `The host ${host} resolves to ${address},` : `The address ${address} is`;
         return { ok: false, reason: `${subject} a ${range} address.` };
       }

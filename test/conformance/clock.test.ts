@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { controlledClock } from '../../conformance/harness/clock.js';
 import { TestControl } from '../../conformance/harness/test-control.js';
-import { adjustableClock, type AdjustableClock } from '../../conformance/mutants/adjustable-clock.js';
+import { scaledClock, type ScaledClock } from '../../src/server/clock.js';
 
 const hour = 3_600_000;
 let server: Server | undefined;
@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 /** A control plane over `clock` on 127.0.0.1 that honours `advance_ms` only when told to. */
-async function controlPlane(clock: AdjustableClock, jumps: boolean): Promise<TestControl> {
+async function controlPlane(clock: ScaledClock, jumps: boolean): Promise<TestControl> {
   server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -41,7 +41,7 @@ async function controlPlane(clock: AdjustableClock, jumps: boolean): Promise<Tes
 
 describe('controlledClock', () => {
   test('reads the scale, and jumps exactly when the target can jump', async () => {
-    const clock = adjustableClock(10);
+    const clock = scaledClock(10);
     const target = await controlledClock(await controlPlane(clock, true));
     expect(target).toMatchObject({ known: true, controllable: true });
     expect(target.scale()).toBe(10);
@@ -58,7 +58,7 @@ describe('controlledClock', () => {
   });
 
   test('runs the clock fast to the target time when the target can only change speed', async () => {
-    const clock = adjustableClock(10);
+    const clock = scaledClock(10);
     const target = await controlledClock(await controlPlane(clock, false));
     const before = await target.now();
     await target.elapse(2 * hour);
@@ -69,7 +69,7 @@ describe('controlledClock', () => {
   });
 
   test('withScale runs a task at another speed and restores the clock', async () => {
-    const clock = adjustableClock(250);
+    const clock = scaledClock(250);
     const target = await controlledClock(await controlPlane(clock, true));
     const during = await target.withScale(1, async () => clock.scale());
     expect([during, clock.scale(), target.scale()]).toEqual([1, 250, 250]);

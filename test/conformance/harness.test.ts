@@ -1,5 +1,5 @@
 /**
- * Pieces of the harness on their own: the event-stream parser, selection, exchange validation against
+ * Pieces of the harness on their own: selection, exchange validation against
  * the contract, evidence redaction and truncation.
  */
 import { describe, expect, test } from 'vitest';
@@ -8,22 +8,9 @@ import { loadSuiteContract } from '../../conformance/harness/contract.js';
 import { type Exchange, evidenceBodyLimit, redactAuthorization } from '../../conformance/harness/exchange.js';
 import { evidenceRecord } from '../../conformance/harness/results.js';
 import { checksFor, selectRequirements } from '../../conformance/harness/selection.js';
-import { parseEventStream } from '../../conformance/harness/sse-text.js';
 import { SuiteError } from '../../conformance/harness/target.js';
 import { validateExchange } from '../../conformance/harness/validate-exchange.js';
 import { requirements } from '../../conformance/requirements/index.js';
-
-describe('parseEventStream', () => {
-  test('reads fields, multi-line data, comments, CRLF and a cut last event (WHATWG HTML §9.2.6)', () => {
-    const parsed = parseEventStream('retry: 3000\r\nid: 1\r\nevent: synth.message\r\ndata: {"a":\r\ndata: 1}\r\n\r\n: heartbeat\n\nid: 2\ndata:x\n\nid: 3\nevent: round.complete\ndata: {"round"');
-    expect(parsed.events).toEqual([
-      { event: 'synth.message', id: '1', retry: 3000, data: '{"a":\n1}' },
-      { event: 'message', id: '2', data: 'x' },
-    ]);
-    expect(parsed.comments).toEqual(['heartbeat']);
-    expect(parsed.incomplete).toBe('id: 3\nevent: round.complete\ndata: {"round"');
-  });
-});
 
 describe('selection', () => {
   test('takes IDs, prefixes and category names, case-insensitively', () => {

@@ -1,8 +1,8 @@
 /**
  * Self-verification, the good half: the whole suite against the reference server (`boardkit serve`'s
- * server, with the test-only time control and a second workspace) ends with no MUST or SHOULD failure.
- * The URL guard requirement runs against a server started with its guard on, every other requirement
- * against one that may deliver to the suite's receiver on 127.0.0.1.
+ * server, with its test-only control plane on, no fault switched on, and a second workspace) ends with
+ * no MUST or SHOULD failure. The URL guard requirement runs against a server whose guard refuses
+ * loopback too, every other requirement against one that delivers to the suite's receiver on 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { builtInProfiles } from '../../conformance/harness/profiles.js';
@@ -27,7 +27,7 @@ describe('the suite against the reference server', () => {
   let guard: RunResult;
 
   beforeAll(async () => {
-    [deliveringTarget, guardedTarget] = await Promise.all([startReferenceTarget(), startReferenceTarget({ allowPrivateWebhookUrls: false })]);
+    [deliveringTarget, guardedTarget] = await Promise.all([startReferenceTarget(), startReferenceTarget({ allowLoopbackWebhookUrls: false })]);
     const everythingElse = requirements.map((requirement) => requirement.id).filter((id) => id !== guardRequirement);
     [main, guard] = await Promise.all([
       runConformance({ target: deliveringTarget.baseUrl, apiKey: keyA, apiKeyB: keyB, profile, only: everythingElse }),

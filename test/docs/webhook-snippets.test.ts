@@ -11,21 +11,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadContract } from '../../src/contract/load.js';
 import { packageRoot } from '../../src/contract/paths.js';
-import { valueAt } from '../../src/contract/pointer.js';
+import { testVector as vector } from '../webhooks/fixtures/test-vector.js';
 
-interface TestVector {
-  signing_secret: string;
-  timestamp: number;
-  raw_body: string;
-  signature: string;
-  legacy_secret: string;
-  legacy_raw_body: string;
-  legacy_signature: string;
-}
-
-const vector = valueAt(loadContract(), '#/x-webhook-delivery/test_vector') as TestVector;
 
 /** The code of the fenced block whose info string is exactly `info` (CommonMark §4.5). */
 function snippet(markdown: string, info: string): string {

@@ -9,7 +9,7 @@ import { listOperations } from '../../src/contract/operations.js';
 import { childPointer, resolve } from '../../src/contract/pointer.js';
 import { createContractValidator } from '../../src/contract/validator.js';
 import { contractBaseUrl, createMockDocument, streamExampleName } from '../../src/mock/document.js';
-import { parseEventStream } from '../../src/mock/eventStream.js';
+import { parseEventStream } from '../../src/contract/sse.js';
 import { fallbackMarker, routedMethods } from '../../src/mock/fallbacks.js';
 
 const contract = loadContract();
@@ -39,7 +39,7 @@ describe('event streams', () => {
     for (const [name, value] of Object.entries(original)) {
       // The event's own links now point at the mock, like every example body.
       const expected = JSON.parse(JSON.stringify(value).replaceAll(contractBaseUrl(contract)!, mockBaseUrl)) as unknown;
-      expect(parseEventStream(served[name] as string), name).toEqual([expected]);
+      expect(parseEventStream(served[name] as string).events, name).toEqual([expected]);
     }
   });
 
@@ -47,7 +47,7 @@ describe('event streams', () => {
     const whole = resolve<{ 'x-stream-example': string }>(contract, media).node['x-stream-example'];
     const served = examplesAt(document, media)[streamExampleName] as string;
     expect(served).toBe(whole.replaceAll(contractBaseUrl(contract)!, mockBaseUrl));
-    const events = parseEventStream(served);
+    const { events } = parseEventStream(served);
     expect(events.length).toBeGreaterThan(1);
     for (const event of events) {
       expect(validator.validate(childPointer(media, 'schema'), event).errors, event.id).toEqual([]);

@@ -11,7 +11,7 @@ import { loadContract } from '../../src/contract/load.js';
 import { listOperations, type OperationEntry } from '../../src/contract/operations.js';
 import { childPointer, resolve } from '../../src/contract/pointer.js';
 import { createContractValidator } from '../../src/contract/validator.js';
-import { parseEventStream, type EventStreamEvent } from '../../src/mock/eventStream.js';
+import { parseEventStream, type EventStreamEvent } from '../../src/contract/sse.js';
 import { startMock, type RunningMock } from '../../src/mock/mock.js';
 import { freePort } from '../../src/mock/prism.js';
 import { bearer, exampleRequests } from './requests.js';
@@ -239,7 +239,7 @@ describe('event streams', () => {
     });
     const media = childPointer(entry.pointer, 'responses', '200', 'content', 'text/event-stream');
     const run = resolve<{ 'x-stream-example': string }>(contract, media).node['x-stream-example'];
-    expect(received.map((event) => event.event)).toEqual(parseEventStream(run).map((event) => event.event));
+    expect(received.map((event) => event.event)).toEqual(parseEventStream(run).events.map((event) => event.event));
     for (const event of received) {
       // EventSource does not expose `retry`; the other fields must match the per-event schema.
       expect(validator.validate(schema, event).errors).toEqual([]);

@@ -9,7 +9,7 @@ import type { OpenApiDocument } from '../../src/contract/load.js';
 import type { OperationEntry } from '../../src/contract/operations.js';
 import { childPointer, resolve } from '../../src/contract/pointer.js';
 import type { ContractValidator } from '../../src/contract/validator.js';
-import { parseEventStream } from '../../src/mock/eventStream.js';
+import { parseEventStream } from '../../src/contract/sse.js';
 
 export interface ReceivedResponse {
   status: number;
@@ -44,7 +44,7 @@ function checkEventStream(
   schemaPointer: string,
   text: string,
 ): string[] {
-  const events = parseEventStream(text);
+  const { events } = parseEventStream(text);
   if (events.length === 0) {
     return ['the event stream holds no event'];
   }

@@ -57,5 +57,58 @@ describe('scaled clock', () => {
 
   test('the scale must be positive', () => {
     expect(() => scaledClock(0)).toThrow(/positive/);
+    expect(() => scaledClock(2).setScale(-1)).toThrow(/positive/);
+  });
+
+  test('timers fire in due order, none before its simulated due time', async () => {
+    const clock = scaledClock(100);
+    const started = clock.now();
+    const fired: Array<[string, number]> = [];
+    await new Promise<void>((resolve) => {
+      clock.setTimer(3_000, () => {
+        fired.push(['c', clock.now() - started]);
+        resolve();
+      });
+      clock.setTimer(1_000, () => fired.push(['a', clock.now() - started]));
+      clock.setTimer(2_000, () => fired.push(['b', clock.now() - started]));
+      clock.setTimer(2_500, () => fired.push(['cancelled', clock.now() - started])).cancel();
+    });
+    expect(fired.map(([name]) => name)).toEqual(['a', 'b', 'c']);
+    fired.forEach(([, at], index) => expect(at).toBeGreaterThanOrEqual((index + 1) * 1_000));
+  });
+
+  test('a new speed goes on from the simulated time reached', () => {
+    let real = 50_000;
+    const clock = scaledClock(10, () => real);
+    real += 100;
+    expect(clock.now()).toBe(51_000);
+    clock.setScale(1_000);
+    expect([clock.now(), clock.scale()]).toEqual([51_000, 1_000]);
+    real += 1;
+    expect(clock.now()).toBe(52_000);
+  });
+
+  test('advance jumps forward: the timers it passes fire at once in due order, later ones keep waiting', async () => {
+    const hour = 3_600_000;
+    const clock = scaledClock(1);
+    const started = clock.now();
+    const fired: string[] = [];
+    const passed = new Promise<void>((resolve) => {
+      clock.setTimer(3 * hour, () => {
+        fired.push('3 h');
+        resolve();
+      });
+      clock.setTimer(1 * hour, () => fired.push('1 h'));
+      clock.setTimer(2 * hour, () => fired.push('2 h'));
+    });
+    const later = new Promise<void>((resolve) => clock.setTimer(5 * hour, resolve));
+    clock.advance(4 * hour);
+    expect(clock.now() - started).toBeGreaterThanOrEqual(4 * hour);
+    await passed;
+    expect(fired).toEqual(['1 h', '2 h', '3 h']);
+    // The last hour passes in well under a millisecond at this speed.
+    clock.setScale(1e8);
+    await later;
+    expect(clock.now() - started).toBeGreaterThanOrEqual(5 * hour);
   });
 });

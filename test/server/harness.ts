@@ -147,7 +147,8 @@ export function waitForTimer(server: TestServer, before: number): Promise<void> 
 
 /**
  * Lets `ms` of server time pass in steps, waiting after each for the webhook deliveries it started: an
- * attempt takes real time, and moving the clock past its lease meanwhile would take it a second time.
+ * attempt takes real time, and its retry is due a wait after the attempt began, so moving the clock far
+ * on meanwhile would make the retry due as soon as the attempt fails.
  */
 export async function settle(server: TestServer, ms: number, stepMs = 10_000): Promise<void> {
   for (let elapsed = 0; elapsed < ms; elapsed += stepMs) {

@@ -57,6 +57,23 @@ describe('sessions, newest first', () => {
     expect(page.next_cursor).toBeNull();
   });
 
+  test('a listed session is the session its GET answers, members in the same order', async () => {
+    const page = await getJson<Page>(server, '/v1/sessions?limit=3');
+    for (const item of page.items) {
+      const single = await getJson(server, `/v1/sessions/${item.id}`);
+      expect(item).toEqual(single);
+      expect(Object.keys(item)).toEqual(Object.keys(single));
+    }
+  });
+
+  test('sessions created in the same millisecond are each listed once, ordered by id', async () => {
+    const twins = [await startSession(server), await startSession(server), await startSession(server)];
+    server.clock.advance(1);
+    const seen = await allPages('/v1/sessions', 1);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.slice(0, 3)).toEqual([...twins].sort().reverse());
+  });
+
   test('sessions started while paging neither repeat nor shift the pages still to come', async () => {
     const added: string[] = [];
     const seen = await allPages('/v1/sessions', 2, async () => {
@@ -70,27 +87,32 @@ describe('sessions, newest first', () => {
 });
 
 describe('cursors', () => {
-  test('an altered cursor is a 400 problem pointing at the cursor', async () => {
+  test('an altered or made-up cursor names no page: a 404 problem', async () => {
     const page = await getJson<Page>(server, '/v1/sessions?limit=1');
     const cursor = page.next_cursor ?? '';
     const [payload = '', signature = ''] = cursor.split('.');
     const forged = Buffer.from(JSON.stringify({ l: JSON.parse(Buffer.from(payload, 'base64url').toString()).l, p: { createdAt: 0, id: 'x' } })).toString('base64url');
     for (const bad of [`${forged}.${signature}`, `${payload}.${signature.slice(0, -2)}AA`, 'garbage']) {
       const response = await server.request(`/v1/sessions?cursor=${encodeURIComponent(bad)}`);
-      expect(response.status).toBe(400);
-      const problem = (await response.json()) as { errors: Array<{ pointer: string }> };
-      expect(problem.errors[0]?.pointer).toBe('#/query/cursor');
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as { type: string }).type).toMatch(/\/not-found$/);
     }
+  });
+
+  test('a cursor outside the bounds of the parameter is a 400 problem pointing at the cursor', async () => {
+    const response = await server.request(`/v1/sessions?cursor=${'A'.repeat(513)}`);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]?.pointer).toBe('#/query/cursor');
   });
 
   test("a cursor of one list is refused by another, and by another workspace's list", async () => {
     const page = await getJson<Page>(server, '/v1/sessions?limit=1');
     const cursor = encodeURIComponent(page.next_cursor ?? '');
     const elsewhere = await server.request(`/integrations?cursor=${cursor}`);
-    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.status).toBe(404);
     await elsewhere.arrayBuffer();
     const otherWorkspace = await server.request(`/v1/sessions?cursor=${cursor}`, { key: server.otherKey });
-    expect(otherWorkspace.status).toBe(400);
+    expect(otherWorkspace.status).toBe(404);
     await otherWorkspace.arrayBuffer();
   });
 

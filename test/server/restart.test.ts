@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { manualClock } from '../../src/server/clock.js';
+import { boardConvenesAfterMs } from '../../src/server/sessions/run-driver.js';
 import { aWholeRun, advanceUntil, getJson, lineupStart, settle, startSession, startTestServer, storedSession, waitFor, type TestServer } from './harness.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
@@ -105,6 +106,26 @@ test('runs, outcomes and deliveries carry on after a restart on the same databas
     const completions = receiver.deliveries.filter((delivery) => delivery.body.event === 'session.complete').map((delivery) => delivery.body.data['session_id']);
     expect(completions.sort()).toEqual([decided, plain, steered].sort());
     expect(receiver.deliveries.filter((delivery) => delivery.body.event === 'outcomes.ready')).toHaveLength(1);
+  } finally {
+    await after.stop();
+  }
+});
+
+test('a session still created when the server stops convenes its board after the restart', async () => {
+  const dbFile = join(folder, 'queued.db');
+  const before = await startTestServer({ dbFile });
+  const id = await startSession(before, lineupStart(1));
+  before.clock.advance(boardConvenesAfterMs / 2);
+  const stoppedAt = before.clock.now();
+  await before.stop();
+
+  const after = await startTestServer({ dbFile, clock: manualClock(stoppedAt) });
+  try {
+    expect(await getJson(after, `/v1/sessions/${id}`)).toMatchObject({ status: 'created', v4_phase: 'queued' });
+    after.clock.advance(boardConvenesAfterMs / 2);
+    expect(await getJson(after, `/v1/sessions/${id}`)).toMatchObject({ status: 'running', v4_phase: 'staffing' });
+    after.clock.advance(aWholeRun);
+    expect(await getJson(after, `/v1/sessions/${id}`)).toMatchObject({ status: 'complete', v4_phase: 'done' });
   } finally {
     await after.stop();
   }

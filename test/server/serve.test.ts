@@ -126,6 +126,22 @@ describe('boardkit serve', () => {
     await server.stop();
   });
 
+  test('--credits sets the starting balance of each provisioned workspace, so a 402 can be reached by hand', async () => {
+    const key = 'sk_test_servetest00000000000004';
+    const server = await serve('--db', ':memory:', '--api-key', key, '--credits', '30');
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const credits = (await (await fetch(`${server.baseUrl}/credits`, { headers })).json()) as { balance_credits: number };
+    expect(credits.balance_credits).toBe(30);
+    const refused = await fetch(`${server.baseUrl}/v1/sessions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ mode: 'boardroom', synths: ['cfo', 'skeptic'], rounds: 4 }),
+    });
+    expect(refused.status).toBe(402);
+    expect(await refused.json()).toMatchObject({ session_estimate_credits: 40, balance_credits: 30 });
+    await server.stop();
+  });
+
   test('bad options are refused with a message and exit code 1', async () => {
     const badKey = await run('--db', ':memory:', '--api-key', 'not-a-key', '--port', '0');
     expect(badKey.code).toBe(1);
@@ -133,6 +149,9 @@ describe('boardkit serve', () => {
     const badScale = await run('--time-scale', '0');
     expect(badScale.code).not.toBe(0);
     expect(badScale.stderr).toMatch(/positive number/);
+    const badCredits = await run('--credits', '1.5');
+    expect(badCredits.code).not.toBe(0);
+    expect(badCredits.stderr).toMatch(/whole number of credits/);
     const badTier = await run('--tier', 'platinum');
     expect(badTier.code).not.toBe(0);
     expect(badTier.stderr).toMatch(/platinum/);

@@ -13,8 +13,11 @@ import {
   startTestServer,
   storedSession,
   type TestServer,
+  waitFor,
   waitForTimer,
 } from './harness.js';
+import { startReceiver } from './receiver.js';
+import { boardConvenesAfterMs } from '../../src/server/sessions/run-driver.js';
 
 let server: TestServer;
 
@@ -48,16 +51,47 @@ async function completed(body = lineupStart()): Promise<string> {
 }
 
 describe('start', () => {
-  test('a start returns at once: running, with its estimate, URLs and Location', async () => {
+  test('a start returns at once: created, with its estimate, URLs and Location', async () => {
     const response = await server.request('/v1/sessions', { method: 'POST', json: lineupStart(3, { model_class: 'premium' }) });
     expect(response.status).toBe(202);
     const body = (await response.json()) as { id: string; status: string; estimated_cost_credits: number; events_url: string };
-    expect(body.status).toBe('running');
+    expect(body.status).toBe('created');
     expect(body.estimated_cost_credits).toBe(2 * 3 * 15);
     expect(body.events_url).toBe(`${server.baseUrl}/v1/sessions/${body.id}/events`);
     expect(response.headers.get('location')).toBe(`/v1/sessions/${body.id}`);
     const read = await session(body.id);
-    expect(read).toMatchObject({ status: 'running', memo: null, v4_phase: 'staffing', current_round: 1 });
+    expect(read).toMatchObject({ status: 'created', memo: null, v4_phase: 'queued', current_round: 1 });
+  });
+
+  test('a session is created until its board convenes, then running; a long poll sees the change', async () => {
+    const id = await startSession(server, lineupStart(2));
+    expect(await session(id)).toMatchObject({ status: 'created', v4_phase: 'queued' });
+    const timers = server.clock.pending();
+    const poll = getJson<Session>(server, `/v1/sessions/${id}?wait_ms=60000`);
+    await waitForTimer(server, timers);
+    server.clock.advance(boardConvenesAfterMs - 1);
+    expect(storedSession(server, id).status).toBe('created');
+    server.clock.advance(1);
+    expect(await poll).toMatchObject({ status: 'running', v4_phase: 'staffing', current_round: 1 });
+    server.clock.advance(aWholeRun);
+    expect(await session(id)).toMatchObject({ status: 'complete', v4_phase: 'done' });
+  });
+
+  test('the receiver of session.created finds the session still created', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await post('/v1/webhooks', { label: 'Created', url: receiver.url, events: ['session.created'] });
+      expect(hook.status).toBe(201);
+      const id = await startSession(server, lineupStart(1));
+      await waitFor(() => receiver.deliveries.some((delivery) => delivery.body.data['session_id'] === id));
+      expect(await session(id)).toMatchObject({ status: 'created', v4_phase: 'queued' });
+      const removed = await server.request(`/v1/webhooks/${(hook.body['subscription'] as { id: string }).id}`, { method: 'DELETE' });
+      expect(removed.status).toBe(204);
+      await removed.arrayBuffer();
+      await server.server.services.webhooks.dispatcher.idle();
+    } finally {
+      await receiver.close();
+    }
   });
 
   test('the estimate is drawn from the balance at the start', async () => {
@@ -144,7 +178,7 @@ describe('read, list, update, delete', () => {
     const updated = (await response.json()) as Session;
     expect(updated['metadata']).toEqual({ team: 'pricing', owner: 'maria' });
     expect(updated['title']).toBe('Price rise, second look');
-    expect(updated.status).toBe('running');
+    expect(updated.status).toBe('created');
   });
 
   test('a metadata key named __proto__ is kept like any other', async () => {
@@ -158,17 +192,18 @@ describe('read, list, update, delete', () => {
     expect(((await response.json()) as { metadata: Record<string, string> }).metadata).toEqual(JSON.parse('{"__proto__":"kept"}'));
   });
 
-  test('metadata may not grow past 20 keys', async () => {
+  test('metadata may not grow past 20 keys: an update that would is a conflict with the stored keys', async () => {
     const id = await startSession(server);
     const metadata = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`k${index}`, 'v']));
     expect((await server.request(`/v1/sessions/${id}`, { method: 'PATCH', json: { metadata } })).status).toBe(200);
     const response = await server.request(`/v1/sessions/${id}`, { method: 'PATCH', json: { metadata: { one_more: 'v' } } });
-    expect(response.status).toBe(400);
-    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]?.pointer).toBe('#/body/metadata');
+    expect(response.status).toBe(409);
+    expect(((await response.json()) as { type: string }).type).toMatch(/\/conflict$/);
   });
 
   test('a running session cannot be deleted; an ended one is deleted with 204 and is 404 afterwards', async () => {
     const id = await startSession(server);
+    server.clock.advance(boardConvenesAfterMs);
     const refused = await server.request(`/v1/sessions/${id}`, { method: 'DELETE' });
     expect(refused.status).toBe(409);
     await refused.arrayBuffer();
@@ -186,6 +221,20 @@ describe('read, list, update, delete', () => {
     await again.arrayBuffer();
     const list = await getJson<{ items: Array<{ id: string }> }>(server, '/v1/sessions?limit=100');
     expect(list.items.map((item) => item.id)).not.toContain(id);
+  });
+
+  test('a created session is deleted before its board convenes, and its reservation returns to the pool', async () => {
+    const before = await balance();
+    const id = await startSession(server, lineupStart(2));
+    expect(await balance()).toBe(before - 20);
+    const deleted = await server.request(`/v1/sessions/${id}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(204);
+    await deleted.arrayBuffer();
+    expect(await balance()).toBe(before);
+    server.clock.advance(boardConvenesAfterMs);
+    const gone = await server.request(`/v1/sessions/${id}`);
+    expect(gone.status).toBe(404);
+    await gone.arrayBuffer();
   });
 
   test('the plan recorded at the start stays readable', async () => {
@@ -257,7 +306,7 @@ describe('transitions', () => {
     const source = await completed(lineupStart(3));
     const { status, body } = await post(`/v1/sessions/${source}/reconvene`, { context: 'The competitor cut prices by 20%.' });
     expect(status).toBe(202);
-    expect(body).toMatchObject({ status: 'running', source_session_id: source, current_round: 4, rounds: 4, context: 'The competitor cut prices by 20%.' });
+    expect(body).toMatchObject({ status: 'created', source_session_id: source, current_round: 4, rounds: 4, context: 'The competitor cut prices by 20%.' });
     expect(await session(source)).toMatchObject({ status: 'reconvened', reconvened_into: body['id'] });
     expect((await post(`/v1/sessions/${source}/reconvene`)).status).toBe(409);
     server.clock.advance(aWholeRun);
@@ -273,7 +322,7 @@ describe('transitions', () => {
     const source = await startSession(server, lineupStart(2, { metadata: { team: 'pricing' } }));
     const { status, body } = await post(`/v1/sessions/${source}/fork`, { context: 'Assume a 6-month rollout instead.' });
     expect(status).toBe(202);
-    expect(body).toMatchObject({ status: 'running', forked_from: source, context: 'Assume a 6-month rollout instead.', rounds: 2, current_round: 1, metadata: { team: 'pricing' } });
+    expect(body).toMatchObject({ status: 'created', forked_from: source, context: 'Assume a 6-month rollout instead.', rounds: 2, current_round: 1, metadata: { team: 'pricing' } });
     expect((await session(source))['forked_from']).toBeNull();
   });
 
@@ -293,7 +342,7 @@ describe('transitions', () => {
       json: { question: 'How should we structure the EU subsidiary for VAT?', session_type: 'consult', synth_id: 'tax_advisor' },
     });
     const { session_id: id } = (await response.json()) as { session_id: string };
-    expect(await session(id)).toMatchObject({ session_type: 'consult', synth_id: 'tax_advisor', status: 'running' });
+    expect(await session(id)).toMatchObject({ session_type: 'consult', synth_id: 'tax_advisor', status: 'created' });
     expect((await post(`/v1/sessions/${id}/fork`, { context: 'x' })).status).toBe(409);
     expect((await post(`/v1/sessions/${id}/messages`, { content: 'Hello' })).status).toBe(409);
     expect((await post(`/v1/sessions/${id}/cancel`)).status).toBe(200);
@@ -314,14 +363,17 @@ describe('messages', () => {
     expect(await session(id)).toMatchObject({ status: 'complete', credits_charged: 25 });
   });
 
-  test('a Synth that is not on the board cannot be sent back', async () => {
+  test('a Synth of the library that is not on the board cannot be sent back: a conflict with the lineup', async () => {
     const id = await startSession(server);
+    server.clock.advance(boardConvenesAfterMs);
     const { status, body } = await post(`/v1/sessions/${id}/messages`, { content: 'Over to you', send_back: ['ethicist'] });
-    expect(status).toBe(400);
-    expect(body['errors']).toEqual([expect.objectContaining({ pointer: '#/body/send_back/0' })]);
+    expect(status).toBe(409);
+    expect(body).toMatchObject({ type: expect.stringMatching(/\/conflict$/), detail: expect.stringContaining('"ethicist"') });
   });
 
   test('a session that is not running takes no messages', async () => {
+    const early = await startSession(server);
+    expect((await post(`/v1/sessions/${early}/messages`, { content: 'Too early?' })).status).toBe(409);
     const id = await completed();
     expect((await post(`/v1/sessions/${id}/messages`, { content: 'Too late?' })).status).toBe(409);
   });

@@ -151,22 +151,35 @@ describe('deliveries', () => {
 });
 
 describe('the URL guard', () => {
-  test('a URL on a private or loopback address is refused with a 400 pointing at the URL', async () => {
+  test('a loopback URL, or one no connection can use, is accepted, and every attempt to it fails without connecting', async () => {
     const guarded = await startTestServer({ allowPrivateWebhookUrls: false });
+    const inside = await startReceiver();
     try {
-      for (const url of ['http://127.0.0.1:9/hooks', 'http://10.1.2.3/hooks', 'http://[::1]/hooks']) {
-        const response = await guarded.request('/v1/webhooks', { method: 'POST', json: { label: 'Inside', url, events: ['session.complete'] } });
-        expect(response.status).toBe(400);
-        expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]?.pointer).toBe('#/body/url');
+      const refusals = { [inside.url]: /127\.0\.0\.1 is a loopback address/, 'http://hooks.example.com:99999/in': /not an absolute URL/ };
+      const ids = new Map<string, RegExp>();
+      for (const [url, reason] of Object.entries(refusals)) {
+        const response = await guarded.request('/v1/webhooks', { method: 'POST', json: { label: 'Unusable', url, events: ['session.created'] } });
+        expect(response.status).toBe(201);
+        ids.set(((await response.json()) as Created).subscription.id, reason);
       }
+      await startSession(guarded);
+      await guarded.server.services.webhooks.dispatcher.idle();
+      for (const [id, reason] of ids) {
+        const attempts = await getJson<{ items: Array<Record<string, unknown>> }>(guarded, `/v1/webhooks/${id}/deliveries`);
+        expect(attempts.items).toEqual([
+          expect.objectContaining({ event: 'session.created', response_code: null, status: 'retry_scheduled', error: expect.stringMatching(reason) }),
+        ]);
+      }
+      expect(inside.deliveries).toEqual([]);
     } finally {
+      await inside.close();
       await guarded.stop();
     }
   });
 });
 
 describe('hosts that do not resolve', () => {
-  test('are accepted at creation: only a private address is refused, and each delivery checks again', async () => {
+  test('are accepted at creation: each delivery resolves the host again', async () => {
     const response = await server.request('/v1/webhooks', {
       method: 'POST',
       json: { label: 'Later', url: 'https://hooks.acme-analytics.example/decision-board', events: ['session.complete'] },

@@ -2,21 +2,11 @@
  * Bounded concurrency and bounded history: a receiver that hangs holds back only its own deliveries, and
  * each subscription keeps its last 100 attempts (seed "Limits").
  */
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { completed, createHarness, subscribe } from './fixtures/harness.js';
-import { gate, startReceiver, type Receiver } from './fixtures/receiver.js';
+import { gate, receiversClosedAfterEach } from './fixtures/receiver.js';
 
-let receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  receivers = [];
-});
-
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const started = await startReceiver(...args);
-  receivers.push(started);
-  return started;
-}
+const receiver = receiversClosedAfterEach();
 
 test('a hanging receiver does not delay deliveries to another', async () => {
   const release = gate();

@@ -33,7 +33,7 @@ test('a delivery in flight when its dispatcher dies is delivered again, once, wi
 
   // The second process, on the same file, starts just before the lease runs out.
   const db = openDatabase(storage.file);
-  cleanups.push(() => db.close());
+  cleanups.push(() => void db.close());
   const after = createHarness({ db, leaseMs, startAt: startOfTest + leaseMs - 1 });
   after.dispatcher.start();
   await after.dispatcher.idle();

@@ -2,27 +2,16 @@
  * Deliveries on the wire: real receivers on 127.0.0.1 check what arrives with the library's own
  * verification functions and the contract's header schemas.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { createContractValidator } from '../../src/contract/validator.js';
 import { buildEnvelope, envelopeSchemaPointer } from '../../src/webhooks/events.js';
 import { verifyDelivery, verifyLegacyDelivery } from '../../src/webhooks/signing.js';
 import { completed, createHarness, startOfTest, subscribe } from './fixtures/harness.js';
-import { gate, startReceiver, type Receiver } from './fixtures/receiver.js';
+import { gate, receiversClosedAfterEach, startReceiver } from './fixtures/receiver.js';
 
 const validator = createContractValidator(loadContract());
-let receivers: Receiver[] = [];
-
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const started = await startReceiver(...args);
-  receivers.push(started);
-  return started;
-}
-
-afterEach(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  receivers = [];
-});
+const receiver = receiversClosedAfterEach();
 
 function headerSchema(name: string): string {
   return `#/components/parameters/${name}/schema`;
@@ -137,9 +126,8 @@ describe('a delivery to a subscription', () => {
 
   test('a receiver that is not listening fails the attempt', async () => {
     const { outbox, dispatcher } = createHarness();
-    const gone = await receiver();
+    const gone = await startReceiver();
     await gone.close();
-    receivers = [];
     const target = subscribe(outbox, gone.url);
     dispatcher.start();
     dispatcher.publish(completed(6));

@@ -117,7 +117,8 @@ describe.each(storages)('%s outbox', (_, create) => {
     outbox.saveTarget(subscription);
     const id = enqueue(outbox, subscription.id);
     const [lost] = outbox.claimDue(t0, claimOptions);
-    expect(outbox.nextDueAt()).toBe(t0 + minute);
+    expect(outbox.nextDueAt()).toBeUndefined();
+    expect(outbox.nextLeaseExpiry()).toBe(t0 + minute);
     expect(outbox.claimDue(t0 + minute - 1, claimOptions)).toEqual([]);
     const [again] = outbox.claimDue(t0 + minute, claimOptions);
     expect(again?.delivery.id).toBe(id);
@@ -128,6 +129,37 @@ describe.each(storages)('%s outbox', (_, create) => {
     expect(outbox.recordAttempt(outcome(again as ClaimedDelivery, 200, t0 + minute), policy)?.status).toBe('succeeded');
     expect(outbox.getDelivery(id)).toMatchObject({ status: 'succeeded', attemptsMade: 1, leaseUntil: null });
     expect(outbox.listAttempts(subscription.id)).toHaveLength(1);
+  });
+
+  test('leases run on their own clock: a due time far ahead on the schedule clock does not end one', () => {
+    const outbox = create();
+    outbox.saveTarget(subscription);
+    const id = enqueue(outbox, subscription.id);
+    // The schedule clock runs a thousand times faster than the lease clock, which starts elsewhere.
+    const real = Date.UTC(2030, 0, 1);
+    const [held] = outbox.claimDue(t0, { ...claimOptions, leaseNow: real });
+    expect(held?.delivery.leaseUntil).toBe(real + minute);
+    expect(outbox.nextLeaseExpiry()).toBe(real + minute);
+    expect(outbox.claimDue(t0 + 1000 * minute, { ...claimOptions, leaseNow: real + minute - 1 })).toEqual([]);
+    const [again] = outbox.claimDue(t0 + 1000 * minute, { ...claimOptions, leaseNow: real + minute });
+    expect(again?.delivery.id).toBe(id);
+  });
+
+  test('releasing the leases makes held deliveries due at once, and a result of the old holder is dropped', () => {
+    const outbox = create();
+    outbox.saveTarget(subscription);
+    const id = enqueue(outbox, subscription.id);
+    enqueue(outbox, subscription.id);
+    const held = outbox.claimDue(t0, claimOptions);
+    expect(held).toHaveLength(2);
+    expect(outbox.nextDueAt()).toBeUndefined();
+    expect(outbox.releaseLeases()).toBe(2);
+    expect(outbox.nextLeaseExpiry()).toBeUndefined();
+    expect(outbox.nextDueAt()).toBe(t0);
+    expect(outbox.recordAttempt(outcome(held[0] as ClaimedDelivery, 200, t0), policy)).toBeUndefined();
+    expect(outbox.getDelivery(id)).toMatchObject({ status: 'pending', attemptsMade: 0, leaseUntil: null });
+    expect(outbox.claimDue(t0, claimOptions)).toHaveLength(2);
+    expect(outbox.releaseLeases()).toBe(2);
   });
 
   test('a failed attempt is due again after the wait; the last one exhausts the delivery', () => {

@@ -2,23 +2,13 @@
  * Retries on the published schedules, driven by manual time: each attempt happens when the dispatcher's
  * own timer fires, not earlier, with the same delivery id and a fresh signature.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { retrySchedules } from '../../src/webhooks/retry.js';
 import { verifyDelivery } from '../../src/webhooks/signing.js';
 import { completed, createHarness, minute, startOfTest, subscribe } from './fixtures/harness.js';
-import { startReceiver, type Receiver } from './fixtures/receiver.js';
+import { receiversClosedAfterEach } from './fixtures/receiver.js';
 
-let receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  receivers = [];
-});
-
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const started = await startReceiver(...args);
-  receivers.push(started);
-  return started;
-}
+const receiver = receiversClosedAfterEach();
 
 describe.each([
   ['fourWaits', retrySchedules.fourWaits],

@@ -1,7 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { loadContract } from '../../src/contract/load.js';
-import { valueAt } from '../../src/contract/pointer.js';
 import {
   createWebhookSecret,
   signDelivery,
@@ -9,18 +7,8 @@ import {
   verifyDelivery,
   verifyLegacyDelivery,
 } from '../../src/index.js';
+import { testVector as vector } from './fixtures/test-vector.js';
 
-interface TestVector {
-  signing_secret: string;
-  timestamp: number;
-  raw_body: string;
-  signature: string;
-  legacy_secret: string;
-  legacy_raw_body: string;
-  legacy_signature: string;
-}
-
-const vector = valueAt(loadContract(), '#/x-webhook-delivery/test_vector') as TestVector;
 const signedAt = vector.timestamp * 1000;
 
 describe("the contract's test vector", () => {

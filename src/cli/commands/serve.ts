@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { startingCredits } from '../../server/provisioning.js';
 import { tiers, type Tier } from '../../server/store/workspaces.js';
 import { runUntilStopped } from '../serving.js';
 
@@ -15,7 +16,12 @@ interface ServeOptions {
   db: string;
   apiKey: string[];
   tier: Tier;
+  credits: number;
   timeScale: number;
+  allowPrivateWebhookUrls: boolean;
+  allowLoopbackWebhooks: boolean;
+  testControl: boolean;
+  legacyWebhook: string[];
 }
 
 
@@ -36,6 +42,15 @@ function parseTimeScale(value: string): number {
   return scale;
 }
 
+/** A starting balance: a whole number of credits from 0 (`0` makes `402 insufficient-credits` reachable at once). */
+function parseCredits(value: string): number {
+  const credits = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(credits)) {
+    throw new InvalidArgumentError('expected a whole number of credits from 0');
+  }
+  return credits;
+}
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
@@ -48,18 +63,33 @@ export function serveCommand(): Command {
     .option('--db <file>', 'SQLite database file, or :memory:', join('.boardkit', 'board.db'))
     .option('--api-key <key>', 'provision this key in its own workspace (repeatable; sk_test_… or sk_live_…)', collect, [])
     .addOption(new Option('--tier <tier>', 'tier of the provisioned workspaces').choices([...tiers]).default('ultra'))
+    .option('--credits <n>', 'starting credit balance of each workspace this start provisions', parseCredits, startingCredits)
     .option('--time-scale <n>', 'run simulated time n times faster (debates, retries, rate-limit and 24 h windows)', parseTimeScale, 1)
+    .option('--allow-private-webhook-urls', 'deliver webhooks to loopback and private addresses (local testing only)', false)
+    .option('--allow-loopback-webhooks', 'deliver webhooks to loopback addresses, other private ones still refused (local testing only)', false)
+    .option('--test-control', 'serve the test-only clock control and fault switches under /_test (never in production)', false)
+    .option(
+      '--legacy-webhook <[key=]url>',
+      'deprecated per-key webhook URL for an --api-key (repeatable; the bare URL form needs exactly one key)',
+      collect,
+      [],
+    )
     .action(async (options: ServeOptions) => {
       // Loaded on use: the server compiles the whole contract for validation.
       const { startServer } = await import('../../server/server.js');
-      const { startingCredits } = await import('../../server/provisioning.js');
+      const { parseLegacyWebhookFlags } = await import('../../server/legacy-webhooks.js');
       const server = await startServer({
         host: options.host,
         port: options.port,
         db: options.db,
         apiKeys: options.apiKey,
         tier: options.tier,
+        startingCredits: options.credits,
         timeScale: options.timeScale,
+        allowPrivateWebhookUrls: options.allowPrivateWebhookUrls,
+        allowLoopbackWebhookUrls: options.allowLoopbackWebhooks,
+        testControl: options.testControl,
+        legacyWebhooks: parseLegacyWebhookFlags(options.legacyWebhook, options.apiKey),
       });
       const lines = [
         'Decision-Board reference server, listening on',
@@ -68,11 +98,19 @@ export function serveCommand(): Command {
         '',
         `Store: ${options.db}${options.timeScale === 1 ? '' : `; simulated time runs ${options.timeScale} times faster`}`,
       ];
+      if (options.testControl) {
+        lines.push(`Test control: ${server.baseUrl}/_test (clock and fault switches; for testing only)`);
+      }
       // Only a key the server made up is printed; keys given with --api-key are the caller's own.
       if (options.apiKey.length === 0) {
         for (const key of server.provisioned) {
-          lines.push(`Created a workspace (tier ${key.workspace.tier}, ${startingCredits} credits) with the test key: ${key.secret}`);
+          lines.push(`Created a workspace (tier ${key.workspace.tier}, ${options.credits} credits) with the test key: ${key.secret}`);
         }
+      }
+      // A legacy webhook secret is shown when it is set, once; the store keeps it for later starts.
+      for (const hook of server.legacyWebhooks) {
+        const secret = hook.secretIsNew ? `signed with ${hook.secret} (shown once)` : 'signed with the secret shown when it was set';
+        lines.push(`Legacy webhook of ${hook.keyHint}: ${hook.url}, ${secret}`);
       }
       lines.push('Ctrl-C stops the server.', '');
       process.stdout.write(lines.join('\n'));

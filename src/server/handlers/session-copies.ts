@@ -52,7 +52,7 @@ function startDerived(context: HandlerContext, run: NewRun): StoredSession {
     ...(run.forkedFrom === undefined ? {} : { forkedFrom: run.forkedFrom }),
     ...(run.sourceSessionId === undefined ? {} : { sourceSessionId: run.sourceSessionId }),
   });
-  store.sessions.insert(workspace.id, session, planOf(run.start, balance), now);
+  store.sessions.insert(workspace.id, session, planOf(run.start, balance), now, apiKey.id);
   runs.begin(id, {
     seed: id,
     mode: run.start.requestedMode,

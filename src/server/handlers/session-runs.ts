@@ -133,13 +133,12 @@ export const sendSessionMessage: Handler<'sendSessionMessage'> = ({ path, body }
     throw new ProblemError(409, `A ${row.session.status} session takes no messages; only a running or continued one does.`);
   }
   const sendBack = body.send_back ?? [];
-  sendBack.forEach((slug, index) => {
-    if (!row.session.synths.includes(slug)) {
-      throw new ProblemError(400, `Synth "${slug}" does not sit on this board.`, {
-        errors: [{ pointer: `#/body/send_back/${index}`, detail: 'must be a Synth of the session' }],
-      });
-    }
-  });
+  // Any Synth of the library is a valid `send_back` entry (`SynthChoice`); whether it sits on this board
+  // is the session's state, so one that does not is a conflict with it (seed "Errors": 409).
+  const absent = sendBack.filter((slug) => !row.session.synths.includes(slug));
+  if (absent.length > 0) {
+    throw new ProblemError(409, `${absent.map((slug) => `"${slug}"`).join(', ')} ${absent.length === 1 ? 'does' : 'do'} not sit on this board; send back only Synths of the session.`);
+  }
   const cost = sendBack.length * roundRate(row.session);
   const message = store.transaction(() => {
     const now = clock.now();

@@ -7,7 +7,6 @@
 import { breakerFields, toAttemptResource, type TargetState } from '../../webhooks/outbox.js';
 import { retrySchedules } from '../../webhooks/retry.js';
 import { createWebhookSecret } from '../../webhooks/signing.js';
-import { checkWebhookUrl, resolveWithDns } from '../../webhooks/url-guard.js';
 import type { components } from '../../generated/openapi.js';
 import { isoAt } from '../clock.js';
 import type { HandlerContext } from '../context.js';
@@ -51,30 +50,13 @@ function requireSubscription(context: HandlerContext, id: string) {
 }
 
 /**
- * Refuses a URL whose host resolves to a private, loopback or link-local address (the createWebhook
- * description). A host that does not resolve now is accepted: the contract refuses only private ones, and
- * every delivery checks the address again before it connects.
+ * A subscription takes any URL its schema allows (`CreateWebhookRequest`: an absolute http(s) URI). What
+ * only a connection can tell is judged on every attempt (`postDelivery`), where it must be judged anyway:
+ * whether the host resolves to a private, loopback or link-local address (it may change between attempts),
+ * and whether the URL is one a connection can use at all (RFC 3986 allows a port above 65535, for one).
+ * Such an attempt is refused before connecting and listed with the reason (docs/decisions.md › Webhooks).
  */
-async function requirePublicUrl(context: HandlerContext, url: string): Promise<void> {
-  let unresolved = false;
-  const check = await checkWebhookUrl(url, {
-    allowPrivate: context.services.settings.allowPrivateWebhookUrls,
-    resolve: async (host) => {
-      try {
-        return await resolveWithDns(host);
-      } catch {
-        unresolved = true;
-        return [];
-      }
-    },
-  });
-  if (!check.ok && !unresolved) {
-    throw new ProblemError(400, check.reason, { errors: [{ pointer: '#/body/url', detail: check.reason }] });
-  }
-}
-
-export const createWebhook: Handler<'createWebhook'> = async ({ body }, context) => {
-  await requirePublicUrl(context, body.url);
+export const createWebhook: Handler<'createWebhook'> = ({ body }, context) => {
   const { store, webhooks, clock } = context.services;
   const id = newId('wh');
   const secret = createWebhookSecret();
@@ -114,11 +96,8 @@ export const getWebhook: Handler<'getWebhook'> = ({ path }, context) => {
   return { status: 200, body: resourceOf(stored, target) };
 };
 
-export const updateWebhook: Handler<'updateWebhook'> = async ({ path, body }, context) => {
+export const updateWebhook: Handler<'updateWebhook'> = ({ path, body }, context) => {
   const { stored, target } = requireSubscription(context, path.id);
-  if (body.url !== undefined) {
-    await requirePublicUrl(context, body.url);
-  }
   const { store, webhooks, clock } = context.services;
   const record = { ...stored.record, label: body.label ?? stored.record.label, updated_at: isoAt(clock.now()) };
   store.transaction(() => {

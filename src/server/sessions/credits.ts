@@ -7,7 +7,7 @@
  */
 import { ProblemError } from '../problems.js';
 import type { Services } from '../services.js';
-import type { CreditKind } from '../store/credits.js';
+import type { CreditKind, CreditUsage } from '../store/credits.js';
 
 /** Where credits are bought (the contract's `topup_url` examples). */
 export const topupUrl = 'https://console.decision-board.example/billing/credits';
@@ -28,6 +28,8 @@ export interface Spend {
   description: string;
   /** What the credits are for, in the problem's detail ("This session"). */
   what: string;
+  /** The channel the use came from; `api` unless said otherwise. */
+  source?: CreditUsage['source'];
 }
 
 /** Records the use, or raises `402` when the balance does not cover `amount`; returns the balance before. */
@@ -39,6 +41,7 @@ export function spend(services: Services, request: Spend): number {
     sessionId: request.sessionId,
     description: request.description,
     at: services.clock.now(),
+    ...(request.source === undefined ? {} : { source: request.source }),
   });
   if (!result.covered) {
     throw insufficientCredits(request.amount, result.balance, request.what);

@@ -42,6 +42,18 @@ export function reconcile(services: Services, row: SessionRow, session: StoredSe
   return { ...session, credits_refunded: session.credits_refunded + refunded };
 }
 
+/** The board has taken its seats: a `created` session's run begins (`running`, `v4_phase` `staffing`). */
+export function publishRunBegun(services: Services, row: SessionRow): StoredSession {
+  const session: StoredSession = {
+    ...row.session,
+    status: transition(row.session.status, 'running', 'begun'),
+    v4_phase: 'staffing',
+    updated_at: isoAt(services.clock.now()),
+  };
+  services.store.sessions.update(session);
+  return session;
+}
+
 /** Applies a published step to the session; returns the session as it now stands. */
 export function publishStep(services: Services, row: SessionRow, step: BoardStep, currentRound: number): StoredSession {
   const { store, clock, webhooks } = services;
@@ -81,7 +93,7 @@ export function publishStep(services: Services, row: SessionRow, step: BoardStep
         credits_charged: session.estimated_cost_credits - session.credits_refunded,
       };
       if (workspace !== undefined) {
-        webhooks.emit(workspace, 'session.complete', {
+        webhooks.emitSessionComplete(workspace, row.apiKeyId, {
           session_id: row.id,
           verdict: step.memo.verdict,
           credits_charged: session.credits_charged,

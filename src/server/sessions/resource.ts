@@ -19,6 +19,15 @@ export function toResource(services: Services, session: StoredSession): Session 
   return { ...session, ...sessionUrls(services.baseUrl(), session.id) };
 }
 
+/**
+ * `toResource` on a record still in its stored JSON text (a list splices fifty of them): the URLs go in
+ * before the closing brace, where `JSON.stringify` puts the spread's last members, so the text is the same.
+ */
+export function resourceJson(services: Services, id: string, recordJson: string): string {
+  const { events_url, outcomes_url } = sessionUrls(services.baseUrl(), id);
+  return `${recordJson.slice(0, -1)},"events_url":${JSON.stringify(events_url)},"outcomes_url":${JSON.stringify(outcomes_url)}}`;
+}
+
 /** The caller's session; a missing, deleted or other workspace's session is `404 not-found`. */
 export function requireSession(context: HandlerContext, id: string): SessionRow {
   const row = context.services.store.sessions.get(context.workspace.id, id);
@@ -40,7 +49,10 @@ export interface NewSessionFields {
   firstRound?: number;
 }
 
-/** A new session as a start, fork or reconvene creates it, already `running`. */
+/**
+ * A new session as a start, fork or reconvene creates it: `created`, `v4_phase` `queued`, until the run
+ * driver convenes its board (or, for a consult session, until its first turn).
+ */
 export function newSession(fields: NewSessionFields): StoredSession {
   const { start, now } = fields;
   const consult = start.sessionType === 'consult';
@@ -49,8 +61,8 @@ export function newSession(fields: NewSessionFields): StoredSession {
     id: fields.id,
     session_type: start.sessionType,
     mode: start.requestedMode,
-    status: 'running',
-    v4_phase: consult ? 'debating' : 'staffing',
+    status: 'created',
+    v4_phase: 'queued',
     title: start.title,
     context: start.context,
     question: start.question,

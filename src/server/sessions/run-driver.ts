@@ -13,7 +13,13 @@ import type { ClockTimer } from '../clock.js';
 import type { Services } from '../services.js';
 import type { SessionChanges } from './changes.js';
 import { isActive } from './lifecycle.js';
-import { publishStep } from './publish.js';
+import { publishRunBegun, publishStep } from './publish.js';
+
+/**
+ * Simulated time from a start to the board taking its seats (designed). Until then the session is
+ * `created` with `v4_phase` `queued`; then it is `running` (docs/session-lifecycle.md).
+ */
+export const boardConvenesAfterMs = 1_000;
 
 /** The durable state of a run in progress (the `run` column). */
 export interface RunState {
@@ -27,13 +33,16 @@ export interface RunState {
 interface LiveRun {
   state: RunState;
   run: BoardRun;
-  /** The computed step waiting for its time. */
+  /** The computed step waiting for its time; `undefined` while the board has not convened. */
   pending: BoardStep | undefined;
   timer: ClockTimer | undefined;
 }
 
 export interface RunDriver {
-  /** Starts a run for a session (inside the caller's transaction); the first step is scheduled. */
+  /**
+   * Starts a run for a session (inside the caller's transaction). A `created` session's board convenes
+   * first; a `continued` one's first step is scheduled at once.
+   */
   begin(sessionId: string, input: RunInput): void;
   /** Takes a message into the round in progress (board errors propagate: 400 off the board, 409 too late). */
   sendMessage(sessionId: string, message: SendMessageRequest): { round: number };
@@ -79,10 +88,10 @@ export function runDriver(services: Services, changes: SessionChanges, onError: 
 
   function publishDue(sessionId: string): void {
     const entry = live.get(sessionId);
-    const step = entry?.pending;
-    if (entry === undefined || step === undefined) {
+    if (entry === undefined) {
       return;
     }
+    const step = entry.pending;
     store.transaction(() => {
       const row = store.sessions.getAny(sessionId);
       if (row === undefined || !isActive(row.session.status)) {
@@ -92,7 +101,11 @@ export function runDriver(services: Services, changes: SessionChanges, onError: 
         }
         return;
       }
-      publishStep(services, row, step, entry.run.currentRound);
+      if (step === undefined) {
+        publishRunBegun(services, row);
+      } else {
+        publishStep(services, row, step, entry.run.currentRound);
+      }
       advance(sessionId, entry);
     });
     changes.notify(sessionId);
@@ -120,6 +133,12 @@ export function runDriver(services: Services, changes: SessionChanges, onError: 
         timer: undefined,
       };
       live.set(sessionId, entry);
+      if (store.sessions.getAny(sessionId)?.session.status === 'created') {
+        const dueAt = clock.now() + boardConvenesAfterMs;
+        store.sessions.setRun(sessionId, entry.state, dueAt);
+        schedule(sessionId, entry, dueAt);
+        return;
+      }
       advance(sessionId, entry);
     },
     sendMessage(sessionId, message) {
@@ -152,7 +171,8 @@ export function runDriver(services: Services, changes: SessionChanges, onError: 
           continue;
         }
         const { run, pending } = replay(state);
-        if (pending === undefined) {
+        // Nothing computed yet is a board still to convene; otherwise the pending step is due.
+        if (pending === undefined && state.computed > 0) {
           store.sessions.setRun(row.id, null, null);
           continue;
         }

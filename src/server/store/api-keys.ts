@@ -2,12 +2,17 @@
  * API keys (seed "Authentication"): bearer secrets stored only as SHA-256 hashes, each in one workspace
  * and one environment, told apart by the prefix (`sk_test_`/`sk_live_`, or the second published form
  * `mcp_test_`/`mcp_live_`). Rotating a key issues a new one and keeps the old one valid for 24 hours
- * (seed "Limits": old key validity after rotation).
+ * (seed "Limits": old key validity after rotation); revoking one ends it at once.
+ *
+ * A workspace holds the keys of one environment only (designed): its first key decides which, and a key of
+ * the other environment is refused, so that a test key can never reach live data (seed "Authentication" 3:
+ * keys are scoped per environment and per workspace). Test and live data live in separate workspaces.
  * @module
  */
 import { createHash } from 'node:crypto';
 import { newId, randomAlphanumeric } from '../ids.js';
 import type { SqliteDatabase } from './database.js';
+import { readCache } from './read-cache.js';
 
 export type Environment = 'live' | 'test';
 
@@ -69,21 +74,39 @@ export function apiKeyStore(db: SqliteDatabase) {
   );
   const byHash = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE secret_hash = ?');
   const expire = db.prepare('UPDATE api_keys SET expires_at = ?, rotated_to = ? WHERE id = ?');
+  const revoke = db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)');
+  const endOf = db.prepare<[string], { expires_at: number | null }>('SELECT expires_at FROM api_keys WHERE id = ?');
+  const environmentOf = db.prepare<[string], { environment: Environment }>(
+    'SELECT environment FROM api_keys WHERE workspace_id = ? LIMIT 1',
+  );
+
+  // Every authenticated request looks its key up: the keys are cached by the secret's SHA-256 digest
+  // and the cache is cleared on every write below (add, rotate, revoke), so a revocation is seen at once.
+  // The end of a grace needs no write: `authenticate` compares it with the clock on every hit.
+  const cache = readCache<ApiKey>(db);
 
   function add(workspaceId: string, secret: string, now: number): ApiKey {
     const parsed = parseKey(secret);
     if (parsed === undefined) {
       throw new Error('an API key is sk_test_, sk_live_, mcp_test_ or mcp_live_ followed by 8 to 128 letters or digits');
     }
+    const held = environmentOf.get(workspaceId)?.environment;
+    if (held !== undefined && held !== parsed.environment) {
+      throw new Error(`workspace ${workspaceId} holds ${held} keys; a ${parsed.environment} key cannot be added to it`);
+    }
     const key: ApiKey = { id: newId('key'), workspaceId, environment: parsed.environment, hint: keyHint(secret), expiresAt: null };
     insert.run(key.id, workspaceId, hashSecret(secret), key.hint, key.environment, now);
+    cache.clear();
     return key;
   }
 
   /** The key a secret names, whether or not it is still valid. */
   function lookup(secret: string): ApiKey | undefined {
-    const row = byHash.get(hashSecret(secret));
-    return row === undefined ? undefined : fromRow(row);
+    const hash = hashSecret(secret);
+    return cache.get(hash, () => {
+      const row = byHash.get(hash);
+      return row === undefined ? undefined : fromRow(row);
+    });
   }
 
   return {
@@ -93,6 +116,16 @@ export function apiKeyStore(db: SqliteDatabase) {
     authenticate(secret: string, now: number): ApiKey | undefined {
       const key = lookup(secret);
       return key !== undefined && (key.expiresAt === null || now < key.expiresAt) ? key : undefined;
+    },
+    /** Whether the key with this id is still valid at `now` (an open stream asks before each write). */
+    isCurrent(id: string, now: number): boolean {
+      const row = endOf.get(id);
+      return row !== undefined && (row.expires_at === null || now < row.expires_at);
+    },
+    /** Ends a key at `now` (a key already past its grace keeps its earlier end); `false` if none changed. */
+    revoke(id: string, now: number): boolean {
+      cache.clear();
+      return revoke.run(now, id, now).changes > 0;
     },
     /** Issues a new key in the same workspace and environment; the old one stays valid for 24 hours. */
     rotate(secret: string, now: number): { secret: string; key: ApiKey; oldKeyExpiresAt: number } {
@@ -107,6 +140,7 @@ export function apiKeyStore(db: SqliteDatabase) {
         // Rotating an already rotated key does not extend its grace.
         const expiresAt = old.expiresAt ?? now + rotationGraceMs;
         expire.run(expiresAt, key.id, old.id);
+        cache.clear();
         return { secret: fresh, key, oldKeyExpiresAt: expiresAt };
       })();
     },

@@ -20,6 +20,8 @@ export interface LedgerEntry {
   sessionId: string | null;
   description: string;
   at: number;
+  /** The channel the use came from (`api` unless said otherwise; consult turns come over `mcp`). */
+  source?: CreditUsage['source'];
 }
 
 interface EntryRow {
@@ -35,7 +37,7 @@ interface EntryRow {
 export function creditStore(db: SqliteDatabase) {
   const insert = db.prepare(
     `INSERT INTO credit_entries (id, workspace_id, at, source, kind, credits, session_id, description)
-     VALUES (?, ?, ?, 'api', ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const sum = db.prepare<[string], { balance: number | null }>(
     'SELECT SUM(credits) AS balance FROM credit_entries WHERE workspace_id = ?',
@@ -53,8 +55,19 @@ export function creditStore(db: SqliteDatabase) {
   }
 
   function record(entry: LedgerEntry): void {
-    insert.run(newId('cru'), entry.workspaceId, entry.at, entry.kind, entry.credits, entry.sessionId, entry.description);
+    insert.run(newId('cru'), entry.workspaceId, entry.at, entry.source ?? 'api', entry.kind, entry.credits, entry.sessionId, entry.description);
   }
+
+  const spend = db.transaction((entry: Omit<LedgerEntry, 'credits'> & { amount: number }) => {
+    const before = balance(entry.workspaceId);
+    if (entry.amount > before) {
+      return { covered: false as const, balance: before };
+    }
+    if (entry.amount > 0) {
+      record({ ...entry, credits: -entry.amount });
+    }
+    return { covered: true as const, balance: before };
+  });
 
   return {
     balance,
@@ -63,16 +76,7 @@ export function creditStore(db: SqliteDatabase) {
      * Records a use of `amount` credits if the balance covers it, in one transaction, and returns the
      * balance it was checked against; `covered: false` records nothing.
      */
-    spend: db.transaction((entry: Omit<LedgerEntry, 'credits'> & { amount: number }) => {
-      const before = balance(entry.workspaceId);
-      if (entry.amount > before) {
-        return { covered: false as const, balance: before };
-      }
-      if (entry.amount > 0) {
-        record({ ...entry, credits: -entry.amount });
-      }
-      return { covered: true as const, balance: before };
-    }),
+    spend: (entry: Omit<LedgerEntry, 'credits'> & { amount: number }) => spend(entry),
     recent(workspaceId: string, limit: number): CreditUsage[] {
       return recent.all(workspaceId, limit).map((row) => ({
         id: row.id,

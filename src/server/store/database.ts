@@ -9,7 +9,11 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrations } from './migrations.js';
 
-export type SqliteDatabase = Database.Database;
+/**
+ * better-sqlite3's database under a name of this module: the declarations emitted for the store refer to
+ * it, and @types/better-sqlite3 keeps its own names in a namespace they cannot reach.
+ */
+export interface SqliteDatabase extends Database.Database {}
 
 export function openDatabase(file: string): SqliteDatabase {
   if (file !== ':memory:') {

@@ -151,4 +151,9 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX webhook_subscriptions_by_workspace ON webhook_subscriptions (workspace_id, created_at DESC, id DESC);
   `,
+  // The share page finds a link by its URL; the legacy per-key webhook needs the key a session was started with.
+  `
+  CREATE UNIQUE INDEX shares_by_url ON shares (json_extract(record, '$.url'));
+  ALTER TABLE sessions ADD COLUMN api_key_id TEXT;
+  `,
 ];

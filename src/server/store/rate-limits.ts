@@ -22,21 +22,28 @@ export function rateLimitStore(db: SqliteDatabase) {
   const find = db.prepare<[string, string], WindowRow>(
     'SELECT window_start, count FROM rate_limit_windows WHERE subject = ? AND bucket = ?',
   );
-  const upsert = db.prepare(
-    `INSERT INTO rate_limit_windows (subject, bucket, window_start, count) VALUES (?, ?, ?, ?)
-     ON CONFLICT (subject, bucket) DO UPDATE SET window_start = excluded.window_start, count = excluded.count`,
-  );
-
-  const hit = db.transaction((subject: string, bucket: string, windowStart: number): WindowCount => {
-    const row = find.get(subject, bucket);
-    const count = row !== undefined && row.window_start === windowStart ? row.count + 1 : 1;
-    upsert.run(subject, bucket, windowStart, count);
-    return { count, windowStart };
-  });
+  // One statement reads and counts (an UPSERT is atomic on its own): a read request pays for one write
+  // of the store, not for a transaction around a read and a write.
+  const hit = db
+    .prepare<[string, string, number], number>(
+      `INSERT INTO rate_limit_windows (subject, bucket, window_start, count) VALUES (?, ?, ?, 1)
+       ON CONFLICT (subject, bucket) DO UPDATE SET
+         count = CASE WHEN window_start = excluded.window_start THEN count + 1 ELSE 1 END,
+         window_start = excluded.window_start
+       RETURNING count`,
+    )
+    .pluck();
 
   return {
+    /** What `subject` has counted in `bucket` within the window starting at `windowStart`, counting nothing. */
+    count(subject: string, bucket: string, windowStart: number): number {
+      const row = find.get(subject, bucket);
+      return row !== undefined && row.window_start === windowStart ? row.count : 0;
+    },
     /** Counts one request of `subject` in `bucket` within the window starting at `windowStart`. */
-    hit: (subject: string, bucket: string, windowStart: number): WindowCount => hit.immediate(subject, bucket, windowStart),
+    hit(subject: string, bucket: string, windowStart: number): WindowCount {
+      return { count: hit.get(subject, bucket, windowStart) ?? 1, windowStart };
+    },
   };
 }
 

@@ -36,12 +36,13 @@ export function recordTable<T>(db: SqliteDatabase, table: string, parentColumn: 
   const insert = db.prepare(`INSERT INTO ${table} (id, ${parentColumn}, record, created_at) VALUES (?, ?, ?, ?)`);
   const byId = db.prepare<[string], RecordRow>(`SELECT ${columns} FROM ${table} WHERE id = ?`);
   const update = db.prepare(`UPDATE ${table} SET record = ? WHERE id = ?`);
-  const newestFirst = db.prepare<[string, number, number, string, number], RecordRow>(
-    `SELECT ${columns} FROM ${table} WHERE ${parentColumn} = ? AND (created_at < ? OR (created_at = ? AND id < ?))
+  // Row value comparisons, so that SQLite seeks the index to the cursor's position (see sessions.ts).
+  const newestFirst = db.prepare<[string, number, string, number], RecordRow>(
+    `SELECT ${columns} FROM ${table} WHERE ${parentColumn} = ? AND (created_at, id) < (?, ?)
      ORDER BY created_at DESC, id DESC LIMIT ?`,
   );
-  const oldestFirst = db.prepare<[string, number, number, string, number], RecordRow>(
-    `SELECT ${columns} FROM ${table} WHERE ${parentColumn} = ? AND (created_at > ? OR (created_at = ? AND id > ?))
+  const oldestFirst = db.prepare<[string, number, string, number], RecordRow>(
+    `SELECT ${columns} FROM ${table} WHERE ${parentColumn} = ? AND (created_at, id) > (?, ?)
      ORDER BY created_at ASC, id ASC LIMIT ?`,
   );
   const all = db.prepare<[string], RecordRow>(`SELECT ${columns} FROM ${table} WHERE ${parentColumn} = ? ORDER BY created_at, id`);
@@ -65,10 +66,10 @@ export function recordTable<T>(db: SqliteDatabase, table: string, parentColumn: 
     list(parentId, after, limit, order = 'newest') {
       if (order === 'newest') {
         const position = after ?? { createdAt: Number.MAX_SAFE_INTEGER, id: '' };
-        return newestFirst.all(parentId, position.createdAt, position.createdAt, position.id, limit).map(fromRow);
+        return newestFirst.all(parentId, position.createdAt, position.id, limit).map(fromRow);
       }
       const position = after ?? { createdAt: Number.MIN_SAFE_INTEGER, id: '' };
-      return oldestFirst.all(parentId, position.createdAt, position.createdAt, position.id, limit).map(fromRow);
+      return oldestFirst.all(parentId, position.createdAt, position.id, limit).map(fromRow);
     },
     all: (parentId) => all.all(parentId).map(fromRow),
     deleteByParent: (parentId) => void deleteByParent.run(parentId),

@@ -44,6 +44,15 @@ export interface SessionRow {
   run: unknown;
   nextStepAt: number | null;
   createdAt: number;
+  /** The API key the session was started with (its legacy webhook URL hears of the end); `null` if unknown. */
+  apiKeyId: string | null;
+}
+
+/** A session as a list shows it: its position, and its record as the JSON text stored (not parsed). */
+export interface ListedSession {
+  id: string;
+  createdAt: number;
+  recordJson: string;
 }
 
 interface Row {
@@ -55,6 +64,7 @@ interface Row {
   run: string | null;
   next_step_at: number | null;
   created_at: number;
+  api_key_id: string | null;
 }
 
 const fromRow = (row: Row): SessionRow => ({
@@ -66,27 +76,40 @@ const fromRow = (row: Row): SessionRow => ({
   run: row.run === null ? null : (JSON.parse(row.run) as unknown),
   nextStepAt: row.next_step_at,
   createdAt: row.created_at,
+  apiKeyId: row.api_key_id,
 });
 
 export function sessionStore(db: SqliteDatabase) {
-  const insert = db.prepare('INSERT INTO sessions (id, workspace_id, record, plan, created_at) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO sessions (id, workspace_id, record, plan, created_at, api_key_id) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const setSynthesis = db.prepare('UPDATE sessions SET synthesis = ? WHERE id = ?');
   const byId = db.prepare<[string], Row>('SELECT * FROM sessions WHERE id = ?');
+  const recordById = db.prepare<[string], Pick<Row, 'workspace_id' | 'record'>>('SELECT workspace_id, record FROM sessions WHERE id = ?');
   const update = db.prepare('UPDATE sessions SET record = ? WHERE id = ?');
   const setRun = db.prepare('UPDATE sessions SET run = ?, next_step_at = ? WHERE id = ?');
-  const page = db.prepare<[string, number, number, string, number], Row>(
-    `SELECT * FROM sessions WHERE workspace_id = ? AND (created_at < ? OR (created_at = ? AND id < ?))
+  // The row value comparison lets SQLite seek the index to the cursor's position, so a page deep in a
+  // million sessions costs what the first page costs; `created_at < ? OR (created_at = ? AND id < ?)`
+  // walked the index from the newest session to the position (SQLite "Row Values").
+  const page = db.prepare<[string, number, string, number], { id: string; created_at: number; record: string }>(
+    `SELECT id, created_at, record FROM sessions WHERE workspace_id = ? AND (created_at, id) < (?, ?)
      ORDER BY created_at DESC, id DESC LIMIT ?`,
   );
-  const withRuns = db.prepare<[], Row>('SELECT * FROM sessions WHERE run IS NOT NULL ORDER BY next_step_at');
+  // A run in progress always has its next step's due time (`setRun`), so the partial index on
+  // `next_step_at` finds them without reading every session at start-up.
+  const withRuns = db.prepare<[], Row>('SELECT * FROM sessions WHERE next_step_at IS NOT NULL ORDER BY next_step_at');
   const removals = ['session_messages', 'outcomes', 'decisions', 'shares', 'stream_events'].map((table) =>
     db.prepare(`DELETE FROM ${table} WHERE session_id = ?`),
   );
   const remove = db.prepare('DELETE FROM sessions WHERE id = ?');
+  const removeWithRecords = db.transaction((id: string) => {
+    removals.forEach((statement) => statement.run(id));
+    remove.run(id);
+  });
 
   return {
-    insert(workspaceId: string, session: StoredSession, plan: Plan, createdAt: number): void {
-      insert.run(session.id, workspaceId, JSON.stringify(session), JSON.stringify(plan), createdAt);
+    insert(workspaceId: string, session: StoredSession, plan: Plan, createdAt: number, apiKeyId: string | null): void {
+      insert.run(session.id, workspaceId, JSON.stringify(session), JSON.stringify(plan), createdAt, apiKeyId);
     },
     setSynthesis(id: string, synthesis: string): void {
       setSynthesis.run(synthesis, id);
@@ -96,6 +119,11 @@ export function sessionStore(db: SqliteDatabase) {
       const row = byId.get(id);
       return row === undefined || row.workspace_id !== workspaceId ? undefined : fromRow(row);
     },
+    /** `get`'s session as its stored JSON text, not parsed (a read sends it as it is: src/server/json-text.ts). */
+    recordJson(workspaceId: string, id: string): string | undefined {
+      const row = recordById.get(id);
+      return row === undefined || row.workspace_id !== workspaceId ? undefined : row.record;
+    },
     getAny(id: string): SessionRow | undefined {
       const row = byId.get(id);
       return row === undefined ? undefined : fromRow(row);
@@ -103,20 +131,20 @@ export function sessionStore(db: SqliteDatabase) {
     update(session: StoredSession): void {
       update.run(JSON.stringify(session), session.id);
     },
+    /** Records the run driver's state; a run (not `null`) comes with the due time of its next step. */
     setRun(id: string, run: unknown, nextStepAt: number | null): void {
       setRun.run(run === null ? null : JSON.stringify(run), nextStepAt, id);
     },
-    list(workspaceId: string, after: Keyset | undefined, limit: number): SessionRow[] {
+    list(workspaceId: string, after: Keyset | undefined, limit: number): ListedSession[] {
       const position = after ?? { createdAt: Number.MAX_SAFE_INTEGER, id: '' };
-      return page.all(workspaceId, position.createdAt, position.createdAt, position.id, limit).map(fromRow);
+      return page
+        .all(workspaceId, position.createdAt, position.id, limit)
+        .map((row) => ({ id: row.id, createdAt: row.created_at, recordJson: row.record }));
     },
     /** Sessions whose run is in progress, for the driver to resume after a restart. */
     withRuns: (): SessionRow[] => withRuns.all().map(fromRow),
     /** Deletes a session with its messages, outcomes, decisions, share links and streams. */
-    remove: db.transaction((id: string) => {
-      removals.forEach((statement) => statement.run(id));
-      remove.run(id);
-    }),
+    remove: (id: string): void => removeWithRecords(id),
   };
 }
 

@@ -26,6 +26,12 @@ export function shareStore(db: SqliteDatabase) {
   const records = recordTable<Share>(db, 'shares', 'session_id');
   const setPassword = db.prepare('UPDATE shares SET password_hash = ? WHERE id = ?');
   const passwordOf = db.prepare<[string], { password_hash: string | null }>('SELECT password_hash FROM shares WHERE id = ?');
+  // The expression matches the `shares_by_url` index.
+  const byUrl = db.prepare<[string], { id: string }>("SELECT id FROM shares WHERE json_extract(record, '$.url') = ?");
+  const countView = db.prepare(
+    `UPDATE shares SET record = json_set(record, '$.view_count', json_extract(record, '$.view_count') + 1,
+       '$.last_viewed_at', ?) WHERE id = ?`,
+  );
   return {
     ...records,
     create(share: Share, createdAt: number, password: string | undefined): void {
@@ -37,5 +43,15 @@ export function shareStore(db: SqliteDatabase) {
       })();
     },
     passwordHashOf: (id: string): string | null => passwordOf.get(id)?.password_hash ?? null,
+    /** The share link whose `url` is exactly `url`. */
+    getByUrl(url: string) {
+      const row = byUrl.get(url);
+      return row === undefined ? undefined : records.get(row.id);
+    },
+    /** Counts one view at `viewedAt` (ISO 8601) in place, so that concurrent views are all counted. */
+    countView(id: string, viewedAt: string): Share | undefined {
+      countView.run(viewedAt, id);
+      return records.get(id)?.record;
+    },
   };
 }

@@ -5,6 +5,7 @@
  */
 import { newId, newUuid } from '../ids.js';
 import type { SqliteDatabase } from './database.js';
+import { readCache } from './read-cache.js';
 
 export type Tier = 'free' | 'pro' | 'max' | 'ultra' | 'enterprise';
 export const tiers: readonly Tier[] = ['free', 'pro', 'max', 'ultra', 'enterprise'];
@@ -40,19 +41,25 @@ export function workspaceStore(db: SqliteDatabase) {
   const byId = db.prepare<[string], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?');
   const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM workspaces');
   const setTier = db.prepare('UPDATE workspaces SET tier = ? WHERE id = ?');
+  // Read on every authenticated request (src/server/store/read-cache.ts); cleared on each write below.
+  const cache = readCache<Workspace>(db);
 
   return {
     create(tier: Tier, apiVersion: string, now: number): Workspace {
       const workspace: Workspace = { id: newId('wsp'), userId: newUuid(), tier, apiVersion, createdAt: now };
       insert.run(workspace.id, workspace.userId, tier, apiVersion, now);
+      cache.clear();
       return workspace;
     },
     get(id: string): Workspace | undefined {
-      const row = byId.get(id);
-      return row === undefined ? undefined : fromRow(row);
+      return cache.get(id, () => {
+        const row = byId.get(id);
+        return row === undefined ? undefined : fromRow(row);
+      });
     },
     setTier(id: string, tier: Tier): void {
       setTier.run(tier, id);
+      cache.clear();
     },
     isEmpty(): boolean {
       return (count.get()?.n ?? 0) === 0;

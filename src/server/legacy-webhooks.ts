@@ -1,0 +1,96 @@
+/**
+ * The deprecated per-key webhook URL (seed "Legacy per-key webhook (deprecated)"; the contract's
+ * `x-webhook-delivery.legacy` and `legacy.session.complete`): one URL on an API key, which hears
+ * `session.complete` when a session started with that key finishes, signed over the body alone with the
+ * key's `whsec_` secret (`X-Mcp-*` headers). No operation of the contract configures it; `boardkit serve
+ * --legacy-webhook` does. It is a target of the same durable outbox as the subscriptions, so its
+ * deliveries get the same retry schedule and URL guard; the breaker and the attempts listing belong to
+ * subscriptions only, as the contract says.
+ * @module
+ */
+import { retrySchedules } from '../webhooks/retry.js';
+import { createWebhookSecret } from '../webhooks/signing.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
+import type { Store } from './store/index.js';
+
+export interface LegacyWebhookSetting {
+  /** The API key the URL is configured on. */
+  apiKey: string;
+  url: string;
+  /** The signing secret to use; by default the key keeps the one it has, or gets a new one. */
+  secret?: string;
+}
+
+export interface LegacyWebhook {
+  /** The redacted key (`sk_test_...AbCd`). */
+  keyHint: string;
+  url: string;
+  secret: string;
+  /** `true` when this start chose the secret, which is then shown once; `false` when the store had it. */
+  secretIsNew: boolean;
+}
+
+const secretPattern = /^whsec_[A-Za-z0-9]{16,128}$/;
+
+function checkUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`the legacy webhook URL ${JSON.stringify(url)} is not an absolute URL`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new Error(`the legacy webhook URL ${JSON.stringify(url)} must be http or https`);
+  }
+}
+
+/**
+ * Sets the legacy URL of each key. The configuration stays in the store, so a restart without the flag
+ * keeps delivering; a new URL replaces the old one and keeps the secret, unless another is given.
+ */
+export function configureLegacyWebhooks(
+  store: Store,
+  outbox: WebhookOutbox,
+  settings: readonly LegacyWebhookSetting[],
+): LegacyWebhook[] {
+  return settings.map(({ apiKey, url, secret }) => {
+    const key = store.apiKeys.lookup(apiKey);
+    if (key === undefined) {
+      throw new Error(`a legacy webhook is configured on an API key; ${apiKey.slice(0, 8)}… is not one this server has`);
+    }
+    checkUrl(url);
+    if (secret !== undefined && !secretPattern.test(secret)) {
+      throw new Error('a legacy webhook secret is whsec_ followed by 16 to 128 letters or digits');
+    }
+    const kept = outbox.getTarget(key.id)?.secret;
+    const chosen = secret ?? kept ?? createWebhookSecret();
+    outbox.saveTarget({
+      id: key.id,
+      kind: 'legacy',
+      url,
+      secret: chosen,
+      events: ['session.complete'],
+      // The contract does not show the legacy webhook's retries; it gets the subscriptions' default.
+      schedule: retrySchedules.fourWaits,
+    });
+    return { keyHint: key.hint, url, secret: chosen, secretIsNew: chosen !== kept };
+  });
+}
+
+/**
+ * Reads `--legacy-webhook` values: `KEY=URL`, or a bare `URL` when exactly one key is given. A key holds
+ * only letters, digits and underscores, so the first `=` after it ends it.
+ */
+export function parseLegacyWebhookFlags(values: readonly string[], apiKeys: readonly string[]): LegacyWebhookSetting[] {
+  return values.map((value) => {
+    const match = /^((?:sk|mcp)_(?:live|test)_[A-Za-z0-9]{8,128})=(.*)$/.exec(value);
+    if (match !== null) {
+      return { apiKey: match[1] ?? '', url: match[2] ?? '' };
+    }
+    const [only, ...others] = apiKeys;
+    if (only === undefined || others.length > 0) {
+      throw new Error('--legacy-webhook URL needs exactly one --api-key; with several, write KEY=URL');
+    }
+    return { apiKey: only, url: value };
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * The MCP server of the consult tool (seed "What the service does" 6: consult turns go through the MCP
+ * tool `service.consult.message`), served inside the HTTP application at the path the contract gives
+ * (`x-mcp-tools[].endpoint`, `/mcp`) over MCP Streamable HTTP. It is stateless: every POST gets its own
+ * MCP server and transport, so nothing is kept between requests but the store. The caller is
+ * authenticated with the API's bearer keys and counted against the `messages` bucket before the
+ * JSON-RPC message is read; those refusals are problems like any other answer of the API.
+ * @module
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiVersionHeader } from '../api-version.js';
+import { authenticate, requireTier } from '../auth.js';
+import type { Principal } from '../context.js';
+import { ProblemError } from '../problems.js';
+import { stateOf } from '../request-state.js';
+import type { Services } from '../services.js';
+import { consultTool, type ConsultTool } from './consult-tool.js';
+import { callConsultTool, type ToolCallChecks } from './tool-calls.js';
+
+function mcpServer(services: Services, tool: ConsultTool, principal: Principal, checks: ToolCallChecks): Server {
+  const server = new Server(
+    { name: 'decision-board', title: 'Decision-Board', version: services.versions.current },
+    { capabilities: { tools: {} } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [{ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    if (request.params.name !== tool.name) {
+      throw new McpError(ErrorCode.InvalidParams, `There is no tool ${request.params.name}; the tool is ${tool.name}.`);
+    }
+    return callConsultTool(services, principal.workspace, tool, request.params.arguments ?? {}, checks);
+  });
+  return server;
+}
+
+/** The JSON-RPC message(s) of a POST; anything else is refused as the REST API refuses a bad body. */
+function jsonBody(request: FastifyRequest): unknown {
+  const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  if (mediaType !== 'application/json') {
+    throw new ProblemError(415, 'An MCP message must be sent as application/json.');
+  }
+  try {
+    return JSON.parse(Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '');
+  } catch {
+    throw new ProblemError(400, 'The request body is not JSON.', { errors: [{ pointer: '#/body', detail: 'must be a JSON-RPC message' }] });
+  }
+}
+
+async function handlePost(services: Services, tool: ConsultTool, checks: ToolCallChecks, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const principal = authenticate(services, request.headers.authorization);
+  const apiVersion = services.versions.negotiate(request.headers[apiVersionHeader.toLowerCase()], principal.workspace.apiVersion);
+  const state = stateOf(request);
+  if (state !== undefined) {
+    // A problem answered from here on carries the caller's version and rate-limit headers.
+    state.principal = principal;
+    state.apiVersion = apiVersion;
+  }
+  requireTier(services, principal.workspace);
+  const rateLimitHeaders = services.rateLimits.hit(`key:${principal.apiKey.id}`, 'messages', principal.workspace.tier, services.clock.now()).headers;
+  if (state !== undefined) {
+    state.rateLimitHeaders = rateLimitHeaders;
+  }
+  const body = jsonBody(request);
+  const server = mcpServer(services, tool, principal, checks);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  // From here the transport writes the answer, so the headers every answer carries are set on it.
+  reply.hijack();
+  reply.raw.setHeader(apiVersionHeader, apiVersion);
+  for (const [name, value] of Object.entries(rateLimitHeaders)) {
+    reply.raw.setHeader(name, value);
+  }
+  reply.raw.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(request.raw, reply.raw, body);
+}
+
+/** Mounts the MCP endpoint; methods other than POST are `405` with `Allow: POST`. */
+export function registerMcpEndpoint(app: FastifyInstance, services: Services, checks: ToolCallChecks): void {
+  const tool = consultTool(services.document);
+  app.route({
+    method: 'POST',
+    url: tool.path,
+    handler: (request, reply) => handlePost(services, tool, checks, request, reply),
+  });
+  app.route({
+    method: app.supportedMethods.filter((method) => method !== 'POST'),
+    url: tool.path,
+    // Refused by the request hook, like a method the contract does not offer on a path.
+    config: { allow: ['POST'] },
+    handler: () => {
+      throw new Error('a method that is not offered reached its handler');
+    },
+  });
+}

@@ -1,0 +1,58 @@
+/**
+ * Rows that every request reads (its API key and workspace), kept in the process. Reading them from
+ * SQLite cost about a fifth of a `GET /v1/sessions/{id}` (docs/benchmarks.md). The store module that owns
+ * the rows clears its cache on each of its own writes; a commit by any other connection to the same file
+ * (another process) changes SQLite's `PRAGMA data_version` (SQLite "PRAGMA data_version"), and clears
+ * it too. That pragma is asked at most once per millisecond of the wall clock: asked on every read it
+ * cost a tenth of the fastest request. So a revocation or rotation made by this server is seen by the
+ * very next request, one made by another process by every request that starts a millisecond after it.
+ * @module
+ */
+import type { SqliteDatabase } from './database.js';
+
+export interface ReadCache<V> {
+  /** The cached value of `key`, or `load()`'s (kept when it is not `undefined`). */
+  get(key: string, load: () => V | undefined): V | undefined;
+  /** Forgets every value: the owner calls it on each write to the rows. */
+  clear(): void;
+}
+
+/** At most this many values are kept; past it the cache starts afresh (the keys of one server are far fewer). */
+const capacity = 10_000;
+
+export function readCache<V>(db: SqliteDatabase): ReadCache<V> {
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let seenVersion = dataVersion.get();
+  let checkedAt = Date.now();
+  const values = new Map<string, V>();
+  return {
+    get(key, load) {
+      const now = Date.now();
+      if (now !== checkedAt) {
+        checkedAt = now;
+        const version = dataVersion.get();
+        if (version !== seenVersion) {
+          seenVersion = version;
+          values.clear();
+        }
+      }
+      const cached = values.get(key);
+      if (cached !== undefined) {
+        return cached;
+      }
+      const loaded = load();
+      // A row read inside a transaction may be rolled back with it.
+      if (loaded !== undefined && !db.inTransaction) {
+        if (values.size >= capacity) {
+          values.clear();
+        }
+        // Frozen: every request shares the object, so no caller may change it.
+        values.set(key, Object.freeze(loaded));
+      }
+      return loaded;
+    },
+    clear() {
+      values.clear();
+    },
+  };
+}
