@@ -9,8 +9,9 @@
  *
  * The reference server runs in this process on 127.0.0.1 (in-memory SQLite) with its test-only control
  * plane on and no fault switched on: it serves the time control of docs/conformance.md itself, and
- * delivers webhooks to the suite's receiver on loopback. Each line reports the round with the median
- * time. The figures go into docs/benchmarks.md.
+ * delivers webhooks to the suite's receiver on loopback (HOOK-011 still passes: its check names the
+ * receiver by 0.0.0.0, which the guard refuses). Each line reports the round with the median time. The
+ * figures go into docs/benchmarks.md.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -9,9 +9,13 @@
  * 2. Throughput with autocannon over loopback, of `GET /v1/sessions/{id}` and `GET /v1/sessions?limit=50`
  *    on the store of a thousand sessions, beside a bare Fastify route answering the same JSON (target: at
  *    least half its requests/s) and beside Prism mocking the bundled contract with the server's answers as
- *    the operations' examples, so that it too sends the same JSON (target: ten times).
+ *    the operations' examples, so that it too sends the same JSON (target: ten times). The server keeps
+ *    the pages it sent until a session is written, so the list is measured twice: the same page over
+ *    and over, and 200 pages in turn, none sent twice in a row, each read from the store.
  * 3. List latency on a thousand and on a million sessions, the first page and deep pages reached by
- *    cursor (target: the million within 1.5 times the thousand).
+ *    cursor, 200 of them spread over the list and never the same twice in a row, so that each is read
+ *    from the store rather than the server's pages in memory (target: the million within 1.5 times the
+ *    thousand).
  *
  *   npm run build && node bench/server.mjs [--duration 10] [--connections 16] [--warmup 3] [--rounds 3]
  *     [--latency-connections 4] [--startups 5] [--sessions 1000000] [--stores DIR]
@@ -175,6 +179,10 @@ async function capture(db, path) {
 }
 
 async function throughput(small, sessionId) {
+  // Pages at 200 positions spread over the list, each reached by its cursor, one after another across
+  // all connections: the server keeps at most 100 pages (src/server/store/sessions.ts), so none is sent
+  // from memory and every answer reads its fifty records from the store.
+  const everyPage = await distinctPages(small, 1000);
   const paths = [
     ['GET /v1/sessions/{id}', '/v1/sessions/{id}', `/v1/sessions/${sessionId}`],
     ['GET /v1/sessions?limit=50', '/v1/sessions', '/v1/sessions?limit=50'],
@@ -185,15 +193,30 @@ async function throughput(small, sessionId) {
   }
   const document = mockDocument(answers);
   const results = [];
-  for (const { operation, path, body } of answers) {
+  for (const { operation, template, path, body } of answers) {
     const scenarios = [
       { name: 'bare Fastify (baseline)', run: () => measureServer(bareFastify(body), path, throughputLoad) },
       { name: 'prism (same JSON)', run: () => measureServer(prismMock(document), path, throughputLoad) },
       { name: 'boardkit serve', run: () => measureServer(serve(small), path, throughputLoad) },
     ];
+    if (template === '/v1/sessions') {
+      const load = { ...throughputLoad, requests: everyPage };
+      scenarios.push({ name: 'boardkit serve, no page twice', run: () => measureServer(serve(small), path, load) });
+    }
     results.push({ operation, runs: await inTurns(scenarios, (result) => result.rps) });
   }
   return results;
+}
+
+/**
+ * Requests for list pages at 200 positions spread over the first `count - 50` sessions (each a full page
+ * of 50), handed out in turn to whichever connection asks next, so that no page repeats within 200 answers.
+ */
+async function distinctPages(db, count) {
+  const offsets = Array.from({ length: 200 }, (_, index) => Math.floor((index * (count - 50)) / 200));
+  const paths = (await cursorsAt(db, offsets)).map((cursor) => `/v1/sessions?limit=50&cursor=${cursor}`);
+  let next = 0;
+  return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }];
 }
 
 // 3. List latency.
@@ -203,12 +226,24 @@ async function cursorsAt(db, offsets) {
   try {
     const secret = database.prepare("SELECT value FROM meta WHERE key = 'cursor_secret'").pluck().get();
     const codec = cursorCodec(Buffer.from(secret, 'hex'));
-    const at = database.prepare('SELECT workspace_id, created_at, id FROM sessions ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?');
-    return offsets.map((offset) => {
-      const row = at.get(offset);
-      // The list name and position are the server's (src/server/handlers/sessions.ts); a wrong guess is a 400.
-      return codec.encode(`sessions:${row.workspace_id}`, { createdAt: row.created_at, id: row.id });
-    });
+    // One walk down the list's index (the store holds one workspace), taking the rows at the offsets.
+    const rows = database
+      .prepare(
+        `SELECT workspace_id, created_at, id FROM sessions WHERE workspace_id = (SELECT workspace_id FROM sessions LIMIT 1)
+         ORDER BY created_at DESC, id DESC LIMIT ?`,
+      )
+      .iterate(Math.max(...offsets) + 1);
+    const wanted = new Set(offsets);
+    const cursors = new Map();
+    let offset = 0;
+    for (const row of rows) {
+      if (wanted.has(offset)) {
+        // The list name and position are the server's (src/server/handlers/sessions.ts); a wrong guess is a 404.
+        cursors.set(offset, codec.encode(`sessions:${row.workspace_id}`, { createdAt: row.created_at, id: row.id }));
+      }
+      offset += 1;
+    }
+    return offsets.map((at) => cursors.get(at));
   } finally {
     database.close();
   }
@@ -217,9 +252,8 @@ async function cursorsAt(db, offsets) {
 async function listLatency(stores) {
   const scenarios = [];
   for (const [count, db] of stores) {
-    // Nine pages spread over the whole list, each reached by its cursor.
-    const offsets = Array.from({ length: 9 }, (_, index) => Math.floor(((index + 1) * count) / 10));
-    const deep = (await cursorsAt(db, offsets)).map((cursor) => ({ method: 'GET', path: `/v1/sessions?limit=50&cursor=${cursor}` }));
+    // Pages at 200 positions spread over the whole list, none twice in a row: each read from the store.
+    const deep = await distinctPages(db, count);
     scenarios.push(
       { name: `${count} sessions, first page`, run: () => measureServer(serve(db), '/v1/sessions?limit=50', latencyLoad) },
       { name: `${count} sessions, deep pages`, run: () => measureServer(serve(db), '/v1/sessions', { ...latencyLoad, requests: deep }) },

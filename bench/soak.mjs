@@ -18,14 +18,17 @@
  * `--connections N` (0 skips it), a separate server at real speed holds N event streams and then N long
  * polls open, and the RSS each costs is reported. The figures go into docs/reliability.md.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { accepts, cpuSeconds, freePort, loadNow, machine, root } from './support/autocannon.mjs';
+import { cpuSeconds, loadNow } from './support/autocannon.mjs';
+import { call, lineup, residentMiB, serve } from './soak/child-server.mjs';
+import { connectionCost } from './soak/connection-cost.mjs';
+import { printReport } from './soak/report.mjs';
+import { kindPicker, kinds, percentile, seededRandom, totalWeight } from './soak/traffic-mix.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -42,147 +45,9 @@ const timeScale = Number(options['time-scale']);
 const connections = Number(options.connections);
 const seed = Number(options.seed);
 
-/** mulberry32: the mix of requests is reproducible with `--seed`. */
-function seededRandom(start) {
-  let state = start >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The mix of requests and every other choice (targets, rounds, failing deliveries) is reproducible with `--seed`. */
 const random = seededRandom(seed);
-
-function residentMiB(pid) {
-  const kilobytes = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kilobytes) / 1024;
-}
-
-/** `boardkit serve` on a database file in `folder`, resolved once it accepts connections. */
-async function serve(folder, keys, scale) {
-  const port = await freePort();
-  const args = ['bin/boardkit.js', 'serve', '--port', String(port), '--db', join(folder, 'board.db'), '--time-scale', String(scale)];
-  const child = spawn(process.execPath, [...args, ...keys.flatMap((key) => ['--api-key', key]), '--allow-private-webhook-urls'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise((done) => child.once('exit', done));
-  while (!(await accepts(port))) {
-    if (child.exitCode !== null) {
-      throw new Error('boardkit serve exited before listening');
-    }
-    await new Promise((wake) => setTimeout(wake, 50));
-  }
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    pid: child.pid,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-function call(baseUrl, key, path, { method = 'GET', json, idempotencyKey } = {}) {
-  return fetch(`${baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
-    },
-    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-  });
-}
-
-const lineup = (title, rounds) => ({ mode: 'boardroom', title, synths: ['cfo', 'skeptic'], rounds });
-
-/** Opens a request that stays open (an event stream or a long poll); resolves once its head is sent. */
-function holdOpen(baseUrl, key, path, held) {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` }, agent: false }, (response) => {
-      response.resume();
-      resolve();
-    });
-    request.on('error', reject);
-    request.end();
-    held.push(request);
-  });
-}
-
-/** The RSS a held-open event stream and long poll each cost the server, at real speed. */
-async function connectionCost(count) {
-  const folder = mkdtempSync(join(tmpdir(), 'boardkit-soak-connections-'));
-  const key = 'sk_test_soakconnections000000001';
-  const server = await serve(folder, [key], 1);
-  const held = [];
-  try {
-    // A long run, watched by the streams; a cancelled session, whose long polls wait their full 60 s.
-    const watched = await (await call(server.baseUrl, key, '/v1/sessions', { method: 'POST', json: { ...lineup('Watched', 10), synths: ['cfo', 'skeptic', 'strategist'] } })).json();
-    const cancelled = await (await call(server.baseUrl, key, '/v1/sessions', { method: 'POST', json: lineup('Polled', 1) })).json();
-    await (await call(server.baseUrl, key, `/v1/sessions/${cancelled.id}/cancel`, { method: 'POST', json: {} })).arrayBuffer();
-    await (await call(server.baseUrl, key, `/v1/sessions/${watched.id}`)).arrayBuffer();
-    const base = residentMiB(server.pid);
-    for (let n = 0; n < count; n += 100) {
-      await Promise.all(Array.from({ length: Math.min(100, count - n) }, () => holdOpen(server.baseUrl, key, `/v1/sessions/${watched.id}/events`, held)));
-    }
-    const withStreams = residentMiB(server.pid);
-    const polls = [];
-    for (let n = 0; n < count; n += 100) {
-      for (let m = 0; m < Math.min(100, count - n); m += 1) {
-        // A long poll sends its head only when it answers: count it once its request is written.
-        polls.push(new Promise((resolve) => {
-          const request = httpRequest(`${server.baseUrl}/v1/sessions/${cancelled.id}?wait_ms=60000`, { headers: { authorization: `Bearer ${key}` }, agent: false }, (response) => response.resume());
-          request.on('error', () => undefined);
-          request.on('finish', resolve);
-          request.end();
-          held.push(request);
-        }));
-      }
-      await Promise.all(polls);
-    }
-    // The last requests written need a moment to be read by the server before its memory is read.
-    await new Promise((wake) => setTimeout(wake, 2_000));
-    const withPolls = residentMiB(server.pid);
-    return {
-      base,
-      withStreams,
-      withPolls,
-      perStreamKiB: ((withStreams - base) * 1024) / count,
-      perPollKiB: ((withPolls - withStreams) * 1024) / count,
-    };
-  } finally {
-    held.forEach((request) => request.destroy());
-    await server.stop();
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
-
-/** The kinds of request, their share of the traffic and the statuses each may answer. */
-const kinds = [
-  { name: 'start', weight: 10, ok: [202] },
-  { name: 'replay start', weight: 5, ok: [202] },
-  { name: 'get session', weight: 20, ok: [200] },
-  { name: 'long poll', weight: 10, ok: [200] },
-  { name: 'event stream', weight: 10, ok: [200] },
-  { name: 'list sessions', weight: 15, ok: [200] },
-  { name: 'credits', weight: 10, ok: [200] },
-  // A session that has already ended cannot be cancelled: 409 is an expected answer.
-  { name: 'cancel', weight: 5, ok: [200, 409] },
-  { name: 'health', weight: 15, ok: [200] },
-];
-const totalWeight = kinds.reduce((sum, kind) => sum + kind.weight, 0);
-
-function pickKind() {
-  let pick = random() * totalWeight;
-  return kinds.find((kind) => (pick -= kind.weight) < 0) ?? kinds[0];
-}
-
-function percentile(sorted, p) {
-  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
+const pickKind = kindPicker(random);
 
 async function soak() {
   const folder = mkdtempSync(join(tmpdir(), 'boardkit-soak-'));
@@ -352,39 +217,4 @@ async function soak() {
 const loadBefore = loadNow();
 const cost = connections > 0 ? await connectionCost(connections) : undefined;
 const result = await soak();
-const ms = (value) => value.toFixed(1);
-console.log(`${machine(loadBefore)}; seed ${seed}`);
-console.log(`boardkit serve --time-scale ${timeScale}, ${durationS} s at ${rate} requests/s (open loop), ${result.keys} workspaces`);
-if (cost !== undefined) {
-  console.log(
-    `connections at real speed: RSS ${ms(cost.base)} MiB idle, ${ms(cost.withStreams)} MiB with ${connections} event streams ` +
-      `(${cost.perStreamKiB.toFixed(1)} KiB each), ${ms(cost.withPolls)} MiB with ${connections} long polls more (${cost.perPollKiB.toFixed(1)} KiB each)`,
-  );
-}
-console.log(
-  `throughput ${result.throughput.toFixed(1)} requests/s (${result.requests} answered in ${result.elapsedS.toFixed(0)} s); ` +
-    `latency (all but long polls) p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms, max ${ms(result.max)} ms; ` +
-    `sender behind schedule by at most ${ms(result.latestMs)} ms, its event loop delayed p99 ${ms(result.senderDelayP99)} ms, ` +
-    `max ${ms(result.senderDelayMax)} ms; server CPU ${result.cpuMsPerRequest.toFixed(2)} ms per request (${(result.cpuShare * 100).toFixed(0)}% of a core)`,
-);
-console.log('| request | count | p50 ms | p99 ms |');
-console.log('|---|---:|---:|---:|');
-for (const kind of result.perKind) {
-  console.log(`| ${kind.name} | ${kind.count} | ${ms(kind.p50)} | ${ms(kind.p99)} |`);
-}
-console.log(
-  `RSS ${ms(result.rss.start)} MiB at start, ${ms(result.rss.warm)} MiB after ${result.rss.warmupS.toFixed(0)} s of warm-up, ` +
-    `${ms(result.rss.end)} MiB at the end (max ${ms(result.rss.max)}): drift ${ms(result.rss.end - result.rss.warm)} MiB, ` +
-    `trend ${result.rss.slope.toFixed(2)} MiB/min after warm-up`,
-);
-console.log(
-  `${result.sessions} sessions started, database ${ms(result.dbMiB)} MiB; webhook attempts received: ` +
-    `${[...result.deliveries].map(([event, count]) => `${count} ${event}`).join(', ')}`,
-);
-console.log(
-  `unexpected answers: ${result.unexpected.size === 0 ? 'none' : [...result.unexpected].map(([label, { count, sample }]) => `${count}× ${label} (${sample})`).join('; ')}; ` +
-    `failed requests: ${result.failures}`,
-);
-if (result.unexpected.size > 0 || result.failures > 0) {
-  process.exitCode = 1;
-}
+printReport(result, cost, { loadBefore, seed, timeScale, durationS, rate, connections });

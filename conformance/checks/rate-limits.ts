@@ -43,8 +43,11 @@ async function exhaust(ctx: CheckContext): Promise<void> {
   const path = `/v1/sessions/ses_${randomBytes(13).toString('hex')}/cancel`;
   const counted: Exchange[] = [];
   let limited: Exchange | undefined;
-  // The remaining quota the first answer announces bounds the burst; without it, `maxRequests` does.
+  // The remaining quota the first answer announces bounds the burst; without it, `maxRequests` does. A
+  // window may end mid-burst (a fixed window is aligned to the clock, not to the first request): the
+  // quota then rises again, and so does the bound.
   let budget = maxRequests;
+  let lastRemaining: number | undefined;
   for (let index = 0; index < budget && limited === undefined; index++) {
     const exchange = await spend(ctx, ctx.http, path);
     if (statusOf(exchange) === 429) {
@@ -52,10 +55,11 @@ async function exhaust(ctx: CheckContext): Promise<void> {
     } else {
       counted.push(exchange);
     }
-    const remaining = index === 0 ? fieldsOf(exchange.response?.headers['ratelimit'])?.values['r'] : undefined;
-    if (remaining !== undefined) {
-      budget = Math.min(maxRequests, remaining + 10);
+    const remaining = fieldsOf(exchange.response?.headers['ratelimit'])?.values['r'];
+    if (remaining !== undefined && (lastRemaining === undefined || remaining > lastRemaining)) {
+      budget = Math.min(maxRequests, index + 1 + remaining + 10);
     }
+    lastRemaining = remaining ?? lastRemaining;
   }
   const remaining = counted.map((exchange) => fieldsOf(exchange.response?.headers['ratelimit']));
   const policies = counted.map((exchange) => fieldsOf(exchange.response?.headers['ratelimit-policy']));

@@ -19,9 +19,10 @@ import type { Category } from '../requirements/types.js';
  * - `live`: a real implementation that keeps state (not a mock);
  * - `second-key`: a key of another workspace (`--api-key-b`);
  * - `time-control`: the test-only clock capability;
- * - `opt-in`: spends quota, so runs only when selected.
+ * - `opt-in`: spends quota, so runs only when selected;
+ * - `receiver-reachable`: the target's webhook attempts reach the suite's receiver on 127.0.0.1.
  */
-export type PreconditionName = 'live' | 'second-key' | 'time-control' | 'opt-in';
+export type PreconditionName = 'live' | 'second-key' | 'time-control' | 'opt-in' | 'receiver-reachable';
 
 /**
  * `main` checks run first, several at once; `exclusive` ones alone, afterwards (they change the target's

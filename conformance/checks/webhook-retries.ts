@@ -71,7 +71,7 @@ export const retrySchedule = defineCheck({
   category: 'webhooks',
   title: 'A failing receiver gets retries on the published schedule',
   requirements: ['HOOK-008', 'HOOK-010', 'HOOK-013'],
-  preconditions: ['live'],
+  preconditions: ['live', 'receiver-reachable'],
   phase: 'exclusive',
   async run(ctx) {
     const failing = await subscribe(ctx, ['session.cancelled'], 503);
@@ -191,7 +191,7 @@ export const pause = defineCheck({
   category: 'webhooks',
   title: '10 consecutive failed deliveries pause the subscription',
   requirements: ['HOOK-009', 'HOOK-014'],
-  preconditions: ['live', 'time-control'],
+  preconditions: ['live', 'receiver-reachable', 'time-control'],
   phase: 'exclusive',
   async run(ctx) {
     const subscribed = await subscribe(ctx, ['session.cancelled'], 503);

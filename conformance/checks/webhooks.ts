@@ -57,7 +57,7 @@ export const delivery = defineCheck({
   category: 'webhooks',
   title: 'Deliveries are signed, timely, unique, well-formed and filtered',
   requirements: ['HOOK-002', 'HOOK-003', 'HOOK-004', 'HOOK-005', 'HOOK-006', 'HOOK-012'],
-  preconditions: ['live'],
+  preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const subscribedEvents = ['session.complete', 'session.cancelled'];
     const subscribed = await subscribe(ctx, subscribedEvents);
@@ -113,7 +113,7 @@ export const deliveriesListing = defineCheck({
   category: 'webhooks',
   title: 'The deliveries listing shows the attempts the receiver saw',
   requirements: ['HOOK-007'],
-  preconditions: ['live'],
+  preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const subscribed = await subscribe(ctx, ['session.cancelled']);
     if ('refused' in subscribed) {

@@ -16,9 +16,10 @@ import { createCheckContext, type SharedRunState } from './context.js';
 import { ExchangeLog } from './exchange.js';
 import { HttpClient, TransportError } from './http.js';
 import { foldStatus, type Observation, SetupFailure, type Status } from './observations.js';
-import { unmetReason } from './preconditions.js';
+import { type PreconditionState, unmetReason } from './preconditions.js';
 import { defaultProfile, type Profile } from './profiles.js';
 import { WebhookReceiver } from './receiver.js';
+import { receiverUnreachableReason } from './receiver-reach.js';
 import { type CheckResult, emptyCounts, observationRecord, type RequirementResult, type RunResult } from './results.js';
 import { checksFor, selectRequirements } from './selection.js';
 import { discoverTarget, SuiteError, type Target } from './target.js';
@@ -100,6 +101,14 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     timeouts,
   };
 
+  let receiverReach: Promise<string | undefined> | undefined;
+  const preconditionState: PreconditionState = {
+    target,
+    optedIn,
+    // A probe that cannot finish (a setup request failed) leaves the delivery checks to find out themselves.
+    receiverUnreachable: () => (receiverReach ??= receiverUnreachableReason({ ...shared, http: http.forCheck('delivery probe') }).catch(() => undefined)),
+  };
+
   const observations: Observation[] = [];
   const checkResults = new Map<string, CheckResult>();
   const runOne = async (check: Check): Promise<void> => {
@@ -111,7 +120,10 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
         own.push(observation);
       }
     };
-    const unmet = check.preconditions.map((name) => unmetReason(name, { target, optedIn })).find((reason) => reason !== undefined);
+    let unmet: string | undefined;
+    for (const name of check.preconditions) {
+      unmet ??= await unmetReason(name, preconditionState);
+    }
     let reason = unmet;
     if (unmet !== undefined) {
       check.requirements.forEach((requirement) => record({ requirement, check: check.name, outcome: 'skip', message: unmet, evidence: [] }));

@@ -40,14 +40,14 @@ export async function subscribe(ctx: CheckContext, events: readonly string[], an
 
 /** The reason a check skips when the target refuses the receiver's URL. */
 export function refusalReason(refused: Exchange): string {
-  return `the target refused a subscription to the suite's receiver on 127.0.0.1 (${refused.response?.status}); a deployment that guards against private addresses can be tested when started with test control`;
+  return `the target refused a subscription to the suite's receiver on 127.0.0.1 (${refused.response?.status}); start it so it may deliver to loopback`;
 }
 
 /**
  * Causes one `session.cancelled`: starts a ten-round session and cancels it. A session that finished
  * before the cancel arrived (a very fast clock) is replaced by another, up to three times.
  */
-export async function causeCancellation(ctx: CheckContext): Promise<string> {
+export async function causeCancellation(ctx: Pick<CheckContext, 'http' | 'contract' | 'target'>): Promise<string> {
   for (let tries = 0; ; tries++) {
     const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('webhook event'), 10));
     const cancelled = await ctx.http.post(`/v1/sessions/${started.id}/cancel`);

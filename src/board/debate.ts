@@ -192,7 +192,8 @@ export function createRun(input: RunInput): BoardRun {
       const sendBack = (message.send_back ?? []).map((slug, index) => {
         const seat = seats.find((candidate) => candidate.synth.slug === slug);
         if (seat === undefined) {
-          throw new BoardInputError('not_on_board', `/send_back/${index}`, `Synth "${slug}" does not sit on this board.`);
+          // A library Synth that this board did not seat: the request is valid, the run's state refuses it.
+          throw new BoardStateError('not_on_board', `Synth "${slug}" (send_back/${index}) does not sit on this board.`);
         }
         return seat;
       });

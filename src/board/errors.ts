@@ -11,8 +11,7 @@ export type BoardInputErrorCode =
   | 'lineup_size'
   | 'duplicate_synth'
   | 'missing_synth_id'
-  | 'rounds_out_of_range'
-  | 'not_on_board';
+  | 'rounds_out_of_range';
 
 /** The request names something the board cannot seat or run. Maps to `400 invalid-request`. */
 export class BoardInputError extends Error {
@@ -28,7 +27,7 @@ export class BoardInputError extends Error {
   }
 }
 
-export type BoardStateErrorCode = 'run_ended' | 'memo_in_progress' | 'not_decided' | 'nothing_recorded';
+export type BoardStateErrorCode = 'run_ended' | 'memo_in_progress' | 'not_decided' | 'nothing_recorded' | 'not_on_board';
 
 /** The run cannot take the operation in its current state. Maps to `409 conflict`. */
 export class BoardStateError extends Error {

@@ -4814,8 +4814,10 @@ export interface components {
         /**
          * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
          *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-         *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-         * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+         *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+         *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+         *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+         *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
          */
         IdempotencyKey: string;
         /**
@@ -5049,8 +5051,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5101,8 +5105,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5201,8 +5207,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5250,8 +5258,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5471,8 +5481,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5572,8 +5584,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5687,8 +5701,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5744,8 +5760,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5801,8 +5819,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5914,8 +5934,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5971,8 +5993,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6027,8 +6051,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6086,8 +6112,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6145,8 +6173,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6204,8 +6234,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6261,8 +6293,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6312,8 +6346,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6364,8 +6400,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6415,8 +6453,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6516,8 +6556,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6609,8 +6651,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6658,8 +6702,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6715,8 +6761,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6872,8 +6920,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6965,8 +7015,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -7014,8 +7066,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -7071,8 +7125,10 @@ export interface operations {
                 /**
                  * @description Makes a write safe to retry (seed "Limits": 24-hour idempotency window). A repeated key within 24 hours
                  *     returns the original status and body. Keys are scoped per workspace. The same key with a different body,
-                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended.
-                 * @example 5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40
+                 *     or while the first request is still in flight, is answered `409 conflict`. A UUID is recommended, a new
+                 *     one for each new request, e.g. `5f2b8c1e-6d4a-4f0e-9b3c-7a1d2e8f9c40`. The parameter has no machine-readable
+                 *     `example` on purpose: generators send an example as a value, and one key sent with every generated write
+                 *     turns the writes after the first into `409 conflict` (docs/fuzzing.md).
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };

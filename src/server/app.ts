@@ -99,6 +99,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? 'A path segment is longer than any id.'
           : 'The request path is not a valid URL (a percent-encoded byte that is not UTF-8).';
+      // No hook runs for these answers, so the version every response names (seed "Versioning" 4) is set
+      // here: the current one, as for the requests Node's parser refuses, since no pin was admitted.
+      reply.header(apiVersionHeader, services.versions.current);
       return sendProblem(services, request, reply, new ProblemError(400, detail));
     },
     // Requests Node's HTTP parser refuses never reach a route; they still get a problem.
@@ -164,7 +167,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       status: reply.statusCode,
       contentType: typeof contentType === 'string' ? contentType : undefined,
       headers: reply.getHeaders() as Record<string, string>,
-      payload: typeof payload === 'string' ? payload : undefined,
+      payload: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined,
     });
     if (problems.length === 0) {
       return payload;

@@ -13,7 +13,7 @@ import { handlerContext } from './context.js';
 import type { HandlerMap, OperationId } from './handler-types.js';
 import { idempotencyHeader, replayedHeader, requestHashOf, storedResponse } from './idempotency.js';
 import { parseJsonBody } from './json-body.js';
-import { jsonTextOf } from './json-text.js';
+import { jsonPayloadOf, jsonTextOf } from './json-text.js';
 import { ProblemError, problemMediaType } from './problems.js';
 import { describeViolations, validateRequest } from './request-validation.js';
 import { requestSignal, stateOf } from './request-state.js';
@@ -197,7 +197,7 @@ export async function dispatch(
     reply.raw.once('pipe', () => reply.raw.flushHeaders());
     return reply.send(Readable.from(options.seams?.eventStream(request, text) ?? text));
   }
-  const payload = result.body === undefined ? undefined : jsonTextOf(result.body);
+  const payload = result.body === undefined ? undefined : jsonPayloadOf(result.body);
   reply.code(result.status).headers(headers);
   if (payload === undefined) {
     return reply.send();

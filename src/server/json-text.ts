@@ -5,15 +5,25 @@
  * @module
  */
 
-/** JSON text that encodes a value of type `T` (the type is the handler's promise; the text is not parsed). */
+/**
+ * JSON text that encodes a value of type `T` (the type is the handler's promise; the text is not parsed),
+ * as a string or as its UTF-8 bytes: a page the server keeps is kept as bytes, outside the JavaScript heap,
+ * where the collector need not copy it and Node need not encode it again for each answer.
+ */
 export class JsonText<T> {
   /** The type of the value the text encodes, for the handler map's types; it does not exist at run time. */
   declare readonly value: T;
 
-  constructor(readonly text: string) {}
+  constructor(readonly text: string | Buffer) {}
 }
 
-/** A body as the JSON text to send: written already, or serialised now. */
-export function jsonTextOf(body: unknown): string {
+/** A body as the JSON text to send, as a string or UTF-8 bytes: written already, or serialised now. */
+export function jsonPayloadOf(body: unknown): string | Buffer {
   return body instanceof JsonText ? body.text : JSON.stringify(body);
+}
+
+/** A body as a JSON string (to record it, say): written already, or serialised now. */
+export function jsonTextOf(body: unknown): string {
+  const payload = jsonPayloadOf(body);
+  return typeof payload === 'string' ? payload : payload.toString('utf8');
 }

@@ -46,14 +46,15 @@ function checkUrl(url: string): void {
 
 /**
  * Sets the legacy URL of each key. The configuration stays in the store, so a restart without the flag
- * keeps delivering; a new URL replaces the old one and keeps the secret, unless another is given.
+ * keeps delivering; a new URL replaces the old one and keeps the secret, unless another is given. All the
+ * settings are saved together or, when one is refused, none: a refused start leaves nothing half-set.
  */
 export function configureLegacyWebhooks(
   store: Store,
   outbox: WebhookOutbox,
   settings: readonly LegacyWebhookSetting[],
 ): LegacyWebhook[] {
-  return settings.map(({ apiKey, url, secret }) => {
+  return store.transaction(() => settings.map(({ apiKey, url, secret }) => {
     const key = store.apiKeys.lookup(apiKey);
     if (key === undefined) {
       throw new Error(`a legacy webhook is configured on an API key; ${apiKey.slice(0, 8)}… is not one this server has`);
@@ -74,7 +75,7 @@ export function configureLegacyWebhooks(
       schedule: retrySchedules.fourWaits,
     });
     return { keyHint: key.hint, url, secret: chosen, secretIsNew: chosen !== kept };
-  });
+  }));
 }
 
 /**

@@ -23,7 +23,7 @@ export function memoryWindows(): WindowCounter {
   let counts = new Map<string, number>();
   return {
     hit(subject, bucket, windowStart) {
-      // A clock moved back (the test-only time control) starts afresh too, as a new window does.
+      // Windows are aligned on the clock, so any other start is another window: the old counts go as a whole.
       if (windowStart !== currentStart) {
         currentStart = windowStart;
         counts = new Map();

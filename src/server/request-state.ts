@@ -46,8 +46,8 @@ export function requestSignal(state: RequestState): AbortSignal {
 
 /**
  * The state rides on the request under a symbol of this module, not in a `WeakMap` beside it: every entry
- * of a long-lived `WeakMap` keyed by a short-lived request made the young-generation collector work hard
- * (a sixth of the CPU of `GET /v1/sessions/{id}`, docs/benchmarks.md).
+ * of a long-lived `WeakMap` keyed by a short-lived request is extra work for the young-generation
+ * collector, a few percent of the CPU of `GET /v1/sessions/{id}` (docs/benchmarks.md).
  */
 const stateKey = Symbol('boardkit.requestState');
 

@@ -98,7 +98,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...(testControl === undefined ? {} : { seams: testControl.appSeams() }),
   });
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ host, port: options.port ?? 0 });
+  try {
+    await app.listen({ host, port: options.port ?? 0 });
+  } catch (error) {
+    // A port in use or an address the machine lacks: nothing has started but the store and the clock's
+    // floor, which a caller that goes on (a test, a program embedding the server) must not be left holding.
+    await app.close();
+    stopClock();
+    store.close();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

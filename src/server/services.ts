@@ -22,9 +22,9 @@ export interface ServiceSettings {
   heartbeatMs: number;
   /** The region that answers, reported by the health probe (seed "What the service does" 9). */
   region: string;
-  /** Accept webhook URLs on private and loopback addresses (local testing only). */
+  /** Deliver webhooks to private and loopback addresses (local testing only); every URL is accepted anyway. */
   allowPrivateWebhookUrls: boolean;
-  /** Accept webhook URLs on loopback addresses, other private ones still refused (local testing only). */
+  /** Deliver webhooks to loopback addresses, other private ones still refused (local testing only). */
   allowLoopbackWebhookUrls?: boolean;
 }
 

@@ -55,6 +55,8 @@ export async function* eventStreamText(
     }
   } finally {
     // Not awaited: a `next()` may still be pending, and the source ends it itself once `signal` aborts.
-    void iterator.return?.();
+    // Neither may surface later as an unhandled rejection once nobody reads the stream.
+    pending.catch(() => undefined);
+    iterator.return?.().catch(() => undefined);
   }
 }

@@ -11,6 +11,7 @@ import { buildEnvelope, type WebhookEnvelope, type WebhookEventData, type Webhoo
 import { createSqliteOutbox } from '../webhooks/sqlite-outbox.js';
 import { createWebhookDispatcher, type PostAttempt, type WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
+import { realClock, realTimer } from '../webhooks/real-time.js';
 import type { Clock, ClockTimer } from './clock.js';
 import { randomAlphanumeric } from './ids.js';
 import type { Store } from './store/index.js';
@@ -53,20 +54,6 @@ const attemptTimeoutMs = 10_000;
  */
 const leaseMs = 6 * attemptTimeoutMs;
 
-/** Real time, for leases: the server clock may be sped up or moved by hand. */
-const realTime = {
-  clock: { now: () => Date.now() },
-  timer: {
-    set(callback: () => void, delayMs: number): unknown {
-      const handle = setTimeout(callback, delayMs);
-      // A lease running out must not keep the process alive on shutdown.
-      handle.unref();
-      return handle;
-    },
-    clear: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
-  },
-};
-
 export function webhookEvents(store: Store, clock: Clock, options: WebhookEventOptions): WebhookEvents {
   const outbox = createSqliteOutbox(store.db);
   // One server owns its database, so at start every lease is stale: the deliveries a stopped server had
@@ -78,8 +65,9 @@ export function webhookEvents(store: Store, clock: Clock, options: WebhookEventO
     clock,
     attemptTimeoutMs,
     leaseMs,
-    leaseClock: realTime.clock,
-    leaseTimer: realTime.timer,
+    // Real time, for leases: the server clock may be sped up or moved by hand.
+    leaseClock: realClock,
+    leaseTimer: realTimer,
     timer: {
       set: (callback, delayMs) => clock.setTimer(delayMs, callback),
       clear: (handle) => (handle as ClockTimer).cancel(),

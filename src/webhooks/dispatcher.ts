@@ -11,17 +11,10 @@ import { postDelivery, signedHeaders, type PostInput, type PostResult } from './
 import type { WebhookEnvelope } from './events.js';
 import { createDeliveryId } from './ids.js';
 import type { ClaimedDelivery, Settlement, WebhookOutbox } from './outbox.js';
+import { realClock, realTimer, type Clock, type Timer } from './real-time.js';
 import type { ResolveHost } from './url-guard.js';
 
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-}
-
-export interface Timer {
-  set(callback: () => void, delayMs: number): unknown;
-  clear(handle: unknown): void;
-}
+export type { Clock, Timer } from './real-time.js';
 
 export interface DispatcherOptions {
   outbox: WebhookOutbox;
@@ -72,25 +65,11 @@ export interface WebhookDispatcher {
   idle(): Promise<void>;
 }
 
-const systemClock: Clock = { now: () => Date.now() };
-
-// setTimeout holds at most a signed 32-bit delay; a longer wait re-arms on wake-up.
-const longestDelayMs = 2 ** 31 - 1;
-
-const systemTimer: Timer = {
-  set(callback, delayMs) {
-    const handle = setTimeout(callback, Math.min(delayMs, longestDelayMs));
-    handle.unref();
-    return handle;
-  },
-  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
 export function createWebhookDispatcher(options: DispatcherOptions): WebhookDispatcher {
   const {
     outbox,
-    clock = systemClock,
-    timer = systemTimer,
+    clock = realClock,
+    timer = realTimer,
     attemptTimeoutMs = 10_000,
     leaseMs = 6 * attemptTimeoutMs,
     concurrency = 16,

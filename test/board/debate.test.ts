@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { boardCatalog } from '../../src/board/catalog.js';
 import { createRun, type BoardStep, type RunInput } from '../../src/board/debate.js';
-import { BoardInputError, BoardStateError } from '../../src/board/errors.js';
+import { BoardStateError } from '../../src/board/errors.js';
 import { stampSummary } from '../../src/board/summary.js';
 import { drain, euLaunch, expectValid } from './support.js';
 
@@ -147,12 +147,10 @@ describe('a run', () => {
   test('refuses to send back a Synth that is not on the board, and the run is unchanged', () => {
     const run = createRun(euLaunch);
     run.nextStep();
-    expect(() => run.sendMessage({ content: 'Hello', send_back: ['cfo', 'futurist'] })).toThrow(BoardInputError);
-    try {
-      run.sendMessage({ content: 'Hello', send_back: ['futurist'] });
-    } catch (error) {
-      expect(error).toMatchObject({ code: 'not_on_board', pointer: '/send_back/0' });
-    }
+    expect(() => run.sendMessage({ content: 'Hello', send_back: ['cfo', 'futurist'] })).toThrow(BoardStateError);
+    expect(() => run.sendMessage({ content: 'Hello', send_back: ['futurist'] })).toThrow(
+      expect.objectContaining({ code: 'not_on_board' }),
+    );
     const baseline = createRun(euLaunch);
     baseline.nextStep();
     expect(JSON.stringify(drain(run))).toBe(JSON.stringify(drain(baseline)));

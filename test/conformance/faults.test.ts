@@ -15,8 +15,6 @@ import { keyA, keyB, startReferenceTarget } from './support/reference-target.js'
 
 /** AUTH-005 cannot be broken and still judged: a target refusing the key makes the suite exit 2 (cli.test.ts). */
 const unbreakableByDesign = new Set(['AUTH-005']);
-/** The URL guard requirement: its check needs loopback deliveries refused, every other delivery check allowed. */
-const guardRequirement = 'HOOK-011';
 const profile = { ...builtInProfiles['reference']!, includeOptIn: true };
 
 /** The ten faults the issue names (conformance self-verification). */
@@ -56,7 +54,7 @@ describe('the fault catalogue', () => {
 
 describe.concurrent('each fault fails the requirements it breaks', () => {
   test.each(faults.map((fault) => [fault.name, fault] as const))('%s', async (_, fault) => {
-    const target = await startReferenceTarget({ allowLoopbackWebhookUrls: !fault.breaks.includes(guardRequirement) });
+    const target = await startReferenceTarget();
     try {
       // Switched on through the documented control plane, as any test-control target would offer it.
       await new TestControl(target.baseUrl, '/_test').setFaults([fault.name]);

@@ -62,7 +62,7 @@ describe('checks', () => {
   test('preconditions are the known ones', () => {
     for (const check of checks) {
       for (const precondition of check.preconditions) {
-        expect(['live', 'second-key', 'time-control', 'opt-in']).toContain(precondition);
+        expect(['live', 'second-key', 'time-control', 'opt-in', 'receiver-reachable']).toContain(precondition);
       }
     }
   });

@@ -1,9 +1,12 @@
 /**
- * The reference server started for testing as users start it, `boardkit serve --test-control` (a child
- * process on a free port, on the built `lib/`), announces its control plane, and `boardkit conformance`
- * finds it there and runs a few categories clean, with the clock jumps the time control allows.
+ * The reference server as users start it (`boardkit serve`, a child process on a free port, on the built
+ * `lib/`), tested by `boardkit conformance` as CI runs it.
+ * - Started for testing (`--test-control --allow-loopback-webhooks`), it announces its control plane, and
+ *   the suite finds it there and runs a few categories clean, with the clock jumps the time control allows.
+ * - Started plainly, its URL guard fails every attempt to the suite's receiver on 127.0.0.1: the delivery
+ *   checks skip and say why, the guard's own requirement passes, and nothing fails.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,45 +17,61 @@ import { runBoardkit } from '../support/boardkit.js';
 const keyA = 'sk_test_servecontrol0000000000001';
 const keyB = 'sk_test_servecontrol0000000000002';
 
-let server: ChildProcessWithoutNullStreams;
-let exited: Promise<number | null>;
-let baseUrl: string;
-let banner: string;
-let reports: string;
+interface Served {
+  baseUrl: string;
+  output: string;
+  stop(): Promise<number | null>;
+}
 
-/** Starts `boardkit serve` and resolves with its base URL and output once it says it listens. */
-function serve(args: string[]): Promise<{ baseUrl: string; output: string }> {
-  server = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), 'serve', ...args], { cwd: packageRoot });
-  exited = new Promise((resolve) => server.on('close', resolve));
+/** Starts `boardkit serve` and resolves once it says it listens. */
+function serve(args: string[]): Promise<Served> {
+  const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), 'serve', ...args], { cwd: packageRoot });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const stop = (): Promise<number | null> => {
+    child.kill('SIGINT');
+    return exited;
+  };
   return new Promise((resolve, reject) => {
     let output = '';
     let errors = '';
-    server.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-    server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       const match = /^ {2}(http:\/\/127\.0\.0\.1:\d+) /m.exec(output);
       if (match?.[1] !== undefined && output.includes('Ctrl-C')) {
-        resolve({ baseUrl: match[1], output });
+        resolve({ baseUrl: match[1], output, stop });
       }
     });
     void exited.then((code) => reject(new Error(`serve exited with ${code}: ${errors}`)));
   });
 }
 
+interface Report {
+  target: { testControl: boolean; clockControllable: boolean };
+  requirements: Array<{ id: string; status: string; reason?: string }>;
+}
+
+let forTesting: Served;
+let plain: Served;
+let reports: string;
+
 beforeAll(async () => {
   reports = await mkdtemp(join(tmpdir(), 'boardkit-serve-test-control-'));
-  ({ baseUrl, output: banner } = await serve(['--port', '0', '--db', ':memory:', '--api-key', keyA, '--api-key', keyB, '--time-scale', '250', '--test-control', '--allow-loopback-webhooks']));
+  [forTesting, plain] = await Promise.all([
+    serve(['--port', '0', '--db', ':memory:', '--api-key', keyA, '--api-key', keyB, '--time-scale', '250', '--test-control', '--allow-loopback-webhooks']),
+    serve(['--port', '0', '--db', ':memory:', '--api-key', keyA]),
+  ]);
 });
 
 afterAll(async () => {
-  server?.kill('SIGINT');
-  expect(await exited).toBe(0);
+  expect(await Promise.all([forTesting?.stop(), plain?.stop()])).toEqual([0, 0]);
   await rm(reports, { recursive: true, force: true });
 });
 
 describe('boardkit serve --test-control', () => {
   test('announces the control plane on start and on the health probe, and serves it', async () => {
-    expect(banner).toContain(`Test control: ${baseUrl}/_test`);
+    const { baseUrl } = forTesting;
+    expect(forTesting.output).toContain(`Test control: ${baseUrl}/_test`);
     const health = await fetch(`${baseUrl}/v1/health`);
     expect(health.headers.get('x-boardkit-test-control')).toBe('/_test');
     const clock = (await (await fetch(`${baseUrl}/_test/clock`)).json()) as { time_scale: number };
@@ -64,17 +83,34 @@ describe('boardkit serve --test-control', () => {
 
   test('boardkit conformance discovers it and passes idempotency and the webhook retries', async () => {
     const run = await runBoardkit(
-      ['conformance', '--target', baseUrl, '--api-key', keyA, '--api-key-b', keyB, '--profile', 'reference', '--only', 'idempotency,HOOK-008', '--report-dir', reports],
+      ['conformance', '--target', forTesting.baseUrl, '--api-key', keyA, '--api-key-b', keyB, '--profile', 'reference', '--only', 'idempotency,HOOK-008', '--report-dir', join(reports, 'test-control')],
       { BOARDKIT_API_KEY: '', BOARDKIT_API_KEY_B: '' },
     );
-    const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as {
-      target: { testControl: boolean; clockControllable: boolean };
-      requirements: Array<{ id: string; status: string }>;
-    };
+    const report = JSON.parse(await readFile(join(reports, 'test-control', 'report.json'), 'utf8')) as Report;
     expect(report.target).toMatchObject({ testControl: true, clockControllable: true });
     // IDEM-007 (a replay 23 hours later) and HOOK-008 (81 minutes of retries) run only with time control.
     expect(report.requirements.filter((requirement) => requirement.status !== 'pass')).toEqual([]);
     expect(report.requirements.map((requirement) => requirement.id)).toEqual(expect.arrayContaining(['IDEM-007', 'HOOK-008']));
+    expect(run.code).toBe(0);
+  });
+});
+
+describe('boardkit serve without loopback permission', () => {
+  test('the delivery checks skip with the reason, the URL guard passes, and the run exits 0', async () => {
+    const run = await runBoardkit(
+      ['conformance', '--target', plain.baseUrl, '--api-key', keyA, '--only', 'webhooks', '--report-dir', join(reports, 'plain')],
+      { BOARDKIT_API_KEY: '', BOARDKIT_API_KEY_B: '' },
+    );
+    const report = JSON.parse(await readFile(join(reports, 'plain', 'report.json'), 'utf8')) as Report;
+    const status = Object.fromEntries(report.requirements.map((requirement) => [requirement.id, requirement.status]));
+    const needDelivery = report.requirements.filter((requirement) => !['HOOK-001', 'HOOK-011'].includes(requirement.id));
+    expect(needDelivery.map((requirement) => requirement.id)).toHaveLength(12);
+    expect(needDelivery.filter((requirement) => requirement.status !== 'skip')).toEqual([]);
+    for (const { reason } of needDelivery) {
+      expect(reason).toMatch(/^the target does not deliver to the suite's receiver at http:\/\/127\.0\.0\.1:\d+ \(its attempts: Not sent: .+\); start it so it may deliver to loopback$/);
+    }
+    expect({ subscribe: status['HOOK-001'], guard: status['HOOK-011'] }).toEqual({ subscribe: 'pass', guard: 'pass' });
+    expect(run.stdout).toContain('Verdict: no MUST requirement failed.');
     expect(run.code).toBe(0);
   });
 });

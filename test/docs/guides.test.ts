@@ -108,6 +108,8 @@ describe('limits.md', () => {
       `| Webhook delivery attempts kept for inspection | ${limits['webhook_deliveries_retained_per_subscription']} per subscription |`,
       `| Page size (\`limit\`) | default ${limits['page_limit'].default}, maximum ${limits['page_limit'].max} |`,
       `| Request body | ${number(limits['request_body_max_bytes'].value)} bytes (1 MiB) |`,
+      `| Request body nesting | at most ${limits['request_body_max_depth'].value} levels of arrays and objects |`,
+      `| Share page password guesses | ${limits['share_password_guesses'].per_link} wrong guesses per link in ${limits['share_password_guesses'].window_minutes} minutes |`,
       `| Long-poll \`wait_ms\` | at most ${number(limits['wait_ms_max'].value)} ms |`,
       `| Webhook delivery attempt timeout | ${String(valueAt(contract, '#/x-webhook-delivery/attempt_timeout_seconds/value'))} seconds |`,
     ];

@@ -7,19 +7,13 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import type { Comparison } from '../support/timing-safe-equal.js';
 
-const comparisons = vi.hoisted(() => ({ calls: [] as Array<{ left: number; right: number; equal: boolean }> }));
+const comparisons = vi.hoisted(() => ({ calls: [] as Comparison[] }));
 
 vi.mock('node:crypto', async (importOriginal) => {
-  const crypto = await importOriginal<typeof import('node:crypto')>();
-  return {
-    ...crypto,
-    timingSafeEqual: (left: NodeJS.ArrayBufferView, right: NodeJS.ArrayBufferView): boolean => {
-      const equal = crypto.timingSafeEqual(left, right);
-      comparisons.calls.push({ left: left.byteLength, right: right.byteLength, equal });
-      return equal;
-    },
-  };
+  const { recordingCrypto } = await import('../support/timing-safe-equal.js');
+  return recordingCrypto(await importOriginal<typeof import('node:crypto')>(), comparisons.calls);
 });
 
 const { signDelivery, signLegacyDelivery, verifyDelivery, verifyLegacyDelivery } = await import(

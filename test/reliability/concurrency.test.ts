@@ -1,6 +1,6 @@
 /**
- * Starts under concurrency (issue: reliability 1). A burst of starts with one `Idempotency-Key` makes one
- * session and as many identical answers (seed "Limits": a repeated key returns the original response);
+ * Starts under concurrency (docs/reliability.md "Load"). A burst of starts with one `Idempotency-Key` makes
+ * one session and as many identical answers (seed "Limits": a repeated key returns the original response);
  * a burst with distinct keys makes one session each, and the credit ledger balances: every accepted start
  * charged its estimate once, the balance the sum of the ledger, never below zero, and the starts the
  * balance no longer covered refused with `402` and nothing recorded.

@@ -128,15 +128,16 @@ export function send(baseUrl: string, raw: RawRequest, limitMs = 10_000): Promis
       request.destroy();
       fail(new Error(`${raw.method} ${raw.path.slice(0, 120)} had no answer within ${limitMs} ms`));
     }, limitMs);
+    let writeError: Error | undefined;
+    // The server may answer and close while the body is still being written: the write error is kept, and
+    // only a request that closes without an answer fails.
     request.on('error', (error) => {
+      writeError = error;
+    });
+    request.on('close', () => {
       if (!answered) {
-        // The server may have answered and closed while the body was still being written: wait for it.
-        setTimeout(() => {
-          if (!answered) {
-            clearTimeout(timer);
-            fail(new Error(`${raw.method} ${raw.path.slice(0, 120)}: ${error.message}`));
-          }
-        }, 200);
+        clearTimeout(timer);
+        fail(new Error(`${raw.method} ${raw.path.slice(0, 120)}: ${writeError?.message ?? 'closed without an answer'}`));
       }
     });
     request.end(raw.body);

@@ -1,8 +1,8 @@
 /**
- * Crashes (issue: reliability 2). `boardkit serve` runs as a child process under a steady trickle of
- * starts and cancels, with a webhook receiver that fails the first attempt of every other delivery, and
- * is killed with SIGKILL at random moments, then started again on the same database, several times
- * over. After the last restart:
+ * Crashes (docs/reliability.md "Crashes"). `boardkit serve` runs as a child process under a steady trickle
+ * of starts and cancels, with a webhook receiver that fails the first attempt of every other delivery, and
+ * is killed with SIGKILL at random moments, then started again on the same database, several times over.
+ * After the last restart:
  * - every session ends `complete`, `failed` or `cancelled` by the rules of docs/session-lifecycle.md
  *   (failed only when asked to fail, cancelled only when asked to cancel), none stays `running`, and its
  *   event stream numbers its events 1, 2, 3, … with one terminal event;
@@ -17,6 +17,7 @@
  * time runs 60 times faster, so a run lasts about a second and a retry waits one; `npm test` builds `lib/`
  * first, which the child process runs.
  */
+import { EventEmitter, once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -46,6 +47,8 @@ interface Received {
   status: number;
 }
 const received: Received[] = [];
+/** Signals each delivery the receiver records, so that a wait for deliveries checks as each arrives. */
+const arrivals = new EventEmitter();
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'boardkit-crash-'));
@@ -60,6 +63,7 @@ beforeAll(async () => {
       failedOnce.add(deliveryId);
       const status = fails ? 500 : 200;
       received.push({ deliveryId, event: String(request.headers['x-service-event']), rawBody: Buffer.concat(chunks).toString('utf8'), status });
+      arrivals.emit('delivery');
       // Answering takes a while, so that kills fall while attempts are in flight.
       setTimeout(() => response.writeHead(status).end(), 20);
     });
@@ -202,10 +206,11 @@ async function settled(server: ChildServer, planned: PlannedStart, limitMs: numb
 async function eventually(condition: () => boolean, what: string, limitMs: number): Promise<void> {
   const deadline = Date.now() + limitMs;
   while (!condition()) {
-    if (Date.now() > deadline) {
+    const left = deadline - Date.now();
+    if (left <= 0) {
       throw new Error(`${what} did not happen within ${limitMs} ms (seed ${seed})`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await once(arrivals, 'delivery', { signal: AbortSignal.timeout(left) }).catch(() => undefined);
   }
 }
 
@@ -217,29 +222,32 @@ test('sessions, webhooks and idempotency records survive SIGKILL at random momen
   const stderr: string[] = [];
 
   let server = await start();
-  for (const apiKey of apiKeys) {
-    const subscribed = await call(server, '/v1/webhooks', {
-      apiKey,
-      method: 'POST',
-      json: { label: 'Crash receiver', url: receiverUrl, events: ['session.created', 'session.complete', 'session.failed', 'session.cancelled'] },
-    });
-    expect(subscribed.status).toBe(201);
-  }
-
-  for (let crash = 0; crash < crashes; crash += 1) {
-    let alive = true;
-    // Two clients at once, so that a kill often cuts a request off.
-    const driving = Promise.all([traffic(server, () => alive), traffic(server, () => alive)]);
-    // The kill falls at a random moment: mid-request, mid-step or mid-delivery.
-    await new Promise((resolve) => setTimeout(resolve, 300 + killRandom() * 1_200));
-    alive = false;
-    await server.kill('SIGKILL');
-    await driving;
-    stderr.push(server.stderr());
-    server = await start();
-  }
-
+  // Whatever fails from here, the server that is running is stopped, never left behind the test.
   try {
+    for (const apiKey of apiKeys) {
+      const subscribed = await call(server, '/v1/webhooks', {
+        apiKey,
+        method: 'POST',
+        json: { label: 'Crash receiver', url: receiverUrl, events: ['session.created', 'session.complete', 'session.failed', 'session.cancelled'] },
+      });
+      expect(subscribed.status).toBe(201);
+    }
+
+    for (let crash = 0; crash < crashes; crash += 1) {
+      let alive = true;
+      // Two clients at once, so that a kill often cuts a request off.
+      const driving = Promise.all([traffic(server, () => alive), traffic(server, () => alive)]);
+      // A failure is rethrown by the `await` below; until then it must not count as an unhandled rejection.
+      driving.catch(() => undefined);
+      // The kill falls at a random moment: mid-request, mid-step or mid-delivery.
+      await new Promise((resolve) => setTimeout(resolve, 300 + killRandom() * 1_200));
+      alive = false;
+      await server.kill('SIGKILL');
+      await driving;
+      stderr.push(server.stderr());
+      server = await start();
+    }
+
     // Every start, answered or cut off, retried with its key: one session per key, answers replayed.
     for (const planned of starts) {
       const { response, text } = await startAgain(server, planned);

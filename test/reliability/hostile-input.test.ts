@@ -1,9 +1,9 @@
 /**
- * Hostile input on every operation of the contract (issue: reliability 5). Each operation, read from the
- * bundled contract, gets path ids with traversal sequences and SQL metacharacters, hostile query values
- * and headers, oversized, deeply nested, malformed and non-UTF-8 bodies, and bodies in other media types.
- * Every answer must be a problem of the catalogue (never a 5xx, a hang, or a closed socket), and the store
- * must be exactly as it was: the requests aim at real records of the caller's own workspace.
+ * Hostile input on every operation of the contract (docs/reliability.md "Hostile input"). Each operation,
+ * read from the bundled contract, gets path ids with traversal sequences and SQL metacharacters, hostile
+ * query values and headers, oversized, deeply nested, malformed and non-UTF-8 bodies, and bodies in other
+ * media types. Every answer must be a problem of the catalogue (never a 5xx, a hang, or a closed socket),
+ * and the store must be exactly as it was: the requests aim at real records of the caller's own workspace.
  *
  * Each operation and kind of input gets a key of its own in the workspace, so that the rate limits (60
  * starts a minute per key) never answer in place of the check under test.

@@ -1,10 +1,10 @@
 /**
- * Hostile webhook receivers (issue: reliability 3): endpoints that hang, reset the connection, answer
- * 500, redirect, or trickle their answer a byte at a time. Against the reference server with its clock
- * in the test's hands: the dispatcher keeps the retry schedule (seed "Delivery, retry and pause": the
- * retry after 1 minute comes at 1 minute) for every receiver, a receiver that holds its attempts open
- * delays no other receiver's delivery or retry, and its memory stays flat over hundreds of hostile
- * deliveries (figures in docs/reliability.md).
+ * Hostile webhook receivers (docs/reliability.md "Hostile webhook receivers"): endpoints that hang, reset
+ * the connection, answer 500, redirect, or trickle their answer a byte at a time. Against the reference
+ * server with its clock in the test's hands: the dispatcher keeps the retry schedule (seed "Delivery, retry
+ * and pause": the retry after 1 minute comes at 1 minute) for every receiver, a receiver that holds its
+ * attempts open delays no other receiver's delivery or retry, and its memory stays flat over hundreds of
+ * hostile deliveries (figures in docs/reliability.md).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, expect, test } from 'vitest';

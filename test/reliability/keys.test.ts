@@ -1,9 +1,9 @@
 /**
- * API keys over their lifetime (issue: reliability 6; seed "Authentication" 3 and 4, "Limits": the old
- * key stays valid for 24 hours after a rotation). Driven by the manual clock: a rotated key works up to
- * the last millisecond of its grace and not at the end of it, a revoked key stops at once, an event
- * stream opened with a key ends with it, neither key comes back after a restart, and a workspace holds the keys of one environment only, so that no test key can
- * ever be a key of a live workspace.
+ * API keys over their lifetime (docs/reliability.md "Key lifetime"; seed "Authentication" 3 and 4,
+ * "Limits": the old key stays valid for 24 hours after a rotation). Driven by the manual clock: a rotated
+ * key works up to the last millisecond of its grace and not at the end of it, a revoked key stops at once,
+ * an event stream opened with a key ends with it, neither key comes back after a restart, and a workspace
+ * holds the keys of one environment only, so that no test key can ever be a key of a live workspace.
  */
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -50,9 +50,16 @@ async function openStream(sessionId: string, key: string): Promise<{ next(): Pro
   return {
     /** The next chunk written, or `undefined` once the stream has ended; fails when neither comes. */
     async next() {
-      const timeout = new Promise<never>((_, fail) => setTimeout(() => fail(new Error('the stream neither wrote nor ended')), 5_000));
-      const chunk = await Promise.race([reader.read(), timeout]);
-      return chunk.done ? undefined : decoder.decode(chunk.value);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, fail) => {
+        timer = setTimeout(() => fail(new Error('the stream neither wrote nor ended')), 5_000);
+      });
+      try {
+        const chunk = await Promise.race([reader.read(), timeout]);
+        return chunk.done ? undefined : decoder.decode(chunk.value);
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

@@ -1,11 +1,11 @@
 /**
- * Secrets after their creation (issue: reliability 6; seed "Events": the signing secret is returned once
- * at creation; "Authentication": keys are bearer secrets). `boardkit serve` runs as users run it, its
- * output captured while webhooks are created and delivered (some to a failing receiver), shares made with
- * passwords, and requests refused for bad keys and bad bodies: no API key, signing secret or share
- * password appears in its output, in any listing or read after creation, in any error, or in the store
- * except where it must be (a signing secret signs every delivery, so it is kept; keys and passwords are
- * kept only as hashes).
+ * Secrets after their creation (docs/reliability.md "Secrets after creation"; seed "Events": the signing
+ * secret is returned once at creation; "Authentication": keys are bearer secrets). `boardkit serve` runs as
+ * users run it, its output captured while webhooks are created and delivered (some to a failing receiver),
+ * shares made with passwords, and requests refused for bad keys and bad bodies: no API key, signing secret
+ * or share password appears in its output, in any listing or read after creation, in any error, or in the
+ * store except where it must be (a signing secret signs every delivery, so it is kept; keys and passwords
+ * are kept only as hashes).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';

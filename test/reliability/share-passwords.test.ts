@@ -1,28 +1,22 @@
 /**
- * Share passwords and the other secret comparisons (issue: reliability 6). A protected link's password
- * is kept only as a salted scrypt hash (RFC 7914); the share page compares a guess with
+ * Share passwords and the other secret comparisons (docs/reliability.md "Share passwords"). A protected
+ * link's password is kept only as a salted scrypt hash (RFC 7914); the share page compares a guess with
  * `crypto.timingSafeEqual` over two digests of one fixed length, whatever was typed, for right and wrong
  * guesses alike; and wrong guesses are limited per link, on the server clock. Pagination cursors are
- * checked the same way. Timing is not measured (a test cannot do so reliably): Node's own
- * `timingSafeEqual` does the work and the wrapper below only records its calls.
+ * checked the same way. Timing is not measured (a test cannot do so reliably): Node's own `timingSafeEqual`
+ * does the work and the wrapper (test/support/timing-safe-equal.ts) only records its calls.
  *
  * API keys are not compared at all: a key is found by its SHA-256 digest in the store's index, so what
  * any timing could reveal is part of a digest, which does not help to build a key.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import type { Comparison } from '../support/timing-safe-equal.js';
 
-const comparisons = vi.hoisted(() => ({ calls: [] as Array<{ left: number; right: number; equal: boolean }> }));
+const comparisons = vi.hoisted(() => ({ calls: [] as Comparison[] }));
 
 vi.mock('node:crypto', async (importOriginal) => {
-  const crypto = await importOriginal<typeof import('node:crypto')>();
-  return {
-    ...crypto,
-    timingSafeEqual: (left: NodeJS.ArrayBufferView, right: NodeJS.ArrayBufferView): boolean => {
-      const equal = crypto.timingSafeEqual(left, right);
-      comparisons.calls.push({ left: left.byteLength, right: right.byteLength, equal });
-      return equal;
-    },
-  };
+  const { recordingCrypto } = await import('../support/timing-safe-equal.js');
+  return recordingCrypto(await importOriginal<typeof import('node:crypto')>(), comparisons.calls);
 });
 
 const { aWholeRun, lineupStart, startSession, startTestServer } = await import('../server/harness.js');

@@ -1,10 +1,10 @@
 /**
- * Streams at scale (issue: reliability 4): 1,000 EventSource clients on one session's event stream and
- * 1,000 long polls on the session, against one server. Every stream client receives every event of the
- * run, in order, with its id; every long poll is answered by the change it waits for (the `wait_ms`
- * description), not by its timeout. The memory each open connection costs is reported (figures in
- * docs/reliability.md); clients and server share this process, so the figure bounds the server's share
- * from above.
+ * Streams at scale (docs/reliability.md "Streams at scale"): 1,000 EventSource clients on one session's
+ * event stream and 1,000 long polls on the session, against one server. Every stream client receives every
+ * event of the run, in order, with its id; every long poll is answered by the change it waits for (the
+ * `wait_ms` description), not by its timeout. The memory each open connection costs is reported (figures in
+ * docs/reliability.md); clients and server share this process, so the figure bounds the server's share from
+ * above.
  */
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, expect, test } from 'vitest';

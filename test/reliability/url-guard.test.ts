@@ -1,11 +1,11 @@
 /**
- * The webhook URL guard end to end (issue: reliability 6): subscriptions of the reference server pointed
- * at loopback, private, link-local and unique-local addresses, written in every form a URL allows
- * (decimal, hex, octal and short IPv4, IPv4-mapped IPv6, NAT64, 6to4 and Teredo prefixes that embed an
- * IPv4 address, a name that resolves to loopback), are never
- * contacted: a real receiver listens on the loopback address and port they name and gets nothing, and
- * each attempt is listed as refused before connecting. A receiver that redirects is not followed, wherever
- * the redirect points. A host name is checked by what it resolves to at each attempt.
+ * The webhook URL guard end to end (docs/reliability.md "Webhook URL guard"): subscriptions of the
+ * reference server pointed at loopback, private, link-local and unique-local addresses, written in every
+ * form a URL allows (decimal, hex, octal and short IPv4, IPv4-mapped IPv6, NAT64, 6to4 and Teredo prefixes
+ * that embed an IPv4 address, a name that resolves to loopback), are never contacted: a real receiver
+ * listens on the loopback address and port they name and gets nothing, and each attempt is listed as
+ * refused before connecting. A receiver that redirects is not followed, wherever the redirect points. A
+ * host name is checked by what it resolves to at each attempt.
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

@@ -36,6 +36,18 @@ test('after a crash (no stop), simulated time never goes back', () => {
   store.close();
 });
 
+test('a jump forward is kept over a crash right after it, before the next periodic save', () => {
+  const store = createStore(':memory:');
+  const crashed = flooredScaledClock(store, 60);
+  crashed.clock.advance(24 * 60 * 60_000);
+  const jumpedTo = crashed.clock.now();
+  const restarted = flooredScaledClock(store, 60);
+  expect(restarted.clock.now()).toBeGreaterThanOrEqual(jumpedTo);
+  crashed.stop();
+  restarted.stop();
+  store.close();
+});
+
 test('a store without a floor starts at real time', () => {
   const store = createStore(':memory:');
   const before = Date.now();

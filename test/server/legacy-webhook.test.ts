@@ -119,6 +119,12 @@ describe('configuration', () => {
     expect(() => configureLegacyWebhooks(store, webhooks.outbox, [{ apiKey: 'sk_test_unknownkey0000', url: receiver.url }])).toThrow(/not one this server has/);
     expect(() => configureLegacyWebhooks(store, webhooks.outbox, [{ apiKey: testKey, url: 'ftp://example.com/in' }])).toThrow(/http or https/);
     expect(() => configureLegacyWebhooks(store, webhooks.outbox, [{ apiKey: testKey, url: receiver.url, secret: 'hunter2' }])).toThrow(/whsec_/);
+    // A refused setting leaves the other settings of the same start unsaved too.
+    const batch = [{ apiKey: otherTestKey, url: receiver.url }, { apiKey: testKey, url: 'ftp://example.com/in' }];
+    expect(() => configureLegacyWebhooks(store, webhooks.outbox, batch)).toThrow(/http or https/);
+    const otherKey = store.apiKeys.lookup(otherTestKey);
+    expect(otherKey).toBeDefined();
+    expect(webhooks.outbox.getTarget(otherKey?.id ?? '')).toBeUndefined();
   });
 
   test('--legacy-webhook takes KEY=URL, or a bare URL when exactly one key is given', () => {

@@ -105,6 +105,9 @@ describe('the MCP endpoint', () => {
     const garbled = await server.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' });
     expect(garbled.status).toBe(400);
     expect(await garbled.json()).toMatchObject({ type: expect.stringMatching(/\/invalid-request$/) });
+    const deep = await server.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '['.repeat(100_000) });
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toMatchObject({ type: expect.stringMatching(/\/invalid-request$/), detail: expect.stringMatching(/nests/) });
   });
 });
 

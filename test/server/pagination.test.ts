@@ -2,8 +2,9 @@
  * Cursor pagination (seed "Endpoints": limit and cursor, next_cursor null at the end): opaque,
  * tamper-evident cursors bound to their list, and pages that stay exact while items are inserted.
  */
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { getJson, startSession, startTestServer, type TestServer } from './harness.js';
+import { getJson, startSession, startTestServer, storedSession, type TestServer } from './harness.js';
 
 let server: TestServer;
 
@@ -83,6 +84,50 @@ describe('sessions, newest first', () => {
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual(expect.arrayContaining(started));
     expect(seen.filter((id) => added.includes(id))).toEqual([]);
+  });
+});
+
+// The server keeps pages as sent until a session is written (docs/decisions.md); a list must still
+// show every session as it is now.
+describe('pages show the sessions as they are now', () => {
+  const listed = async (id: string) => (await getJson<Page>(server, '/v1/sessions?limit=100')).items.find((item) => item.id === id);
+
+  test('each step of a running session shows on the next list, as its GET shows it', async () => {
+    const id = await startSession(server);
+    const versions = new Set([JSON.stringify(await listed(id))]);
+    while (storedSession(server, id).status !== 'complete') {
+      server.clock.advance(10_000);
+      const item = await listed(id);
+      expect(item).toEqual(await getJson(server, `/v1/sessions/${id}`));
+      versions.add(JSON.stringify(item));
+    }
+    // Queued, convened, the round, the memo, complete: more than the first and the last.
+    expect(versions.size).toBeGreaterThan(2);
+  });
+
+  test('an update and a delete show on the next list', async () => {
+    const id = await startSession(server);
+    expect(await listed(id)).toMatchObject({ metadata: {} });
+    const updated = await server.request(`/v1/sessions/${id}`, { method: 'PATCH', json: { metadata: { team: 'pricing' } } });
+    expect(updated.status).toBe(200);
+    await updated.arrayBuffer();
+    expect(await listed(id)).toMatchObject({ metadata: { team: 'pricing' } });
+    const deleted = await server.request(`/v1/sessions/${id}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(204);
+    await deleted.arrayBuffer();
+    expect(await listed(id)).toBeUndefined();
+  });
+
+  test("another process's write to the store shows on the next list", async () => {
+    const id = await startSession(server);
+    expect(await listed(id)).toMatchObject({ title: 'Raise the Team plan price by 12%' });
+    const other = new Database(server.dbFile);
+    try {
+      other.prepare("UPDATE sessions SET record = json_set(record, '$.title', 'Renamed elsewhere') WHERE id = ?").run(id);
+    } finally {
+      other.close();
+    }
+    expect(await listed(id)).toMatchObject({ title: 'Renamed elsewhere' });
   });
 });
 

@@ -6,8 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { manualClock } from '../../src/server/clock.js';
+import { startServer } from '../../src/server/server.js';
 import { boardConvenesAfterMs } from '../../src/server/sessions/run-driver.js';
 import { aWholeRun, advanceUntil, getJson, lineupStart, settle, startSession, startTestServer, storedSession, waitFor, type TestServer } from './harness.js';
 import { startReceiver, type Receiver } from './receiver.js';
@@ -128,5 +130,18 @@ test('a session still created when the server stops convenes its board after the
     expect(await getJson(after, `/v1/sessions/${id}`)).toMatchObject({ status: 'complete', v4_phase: 'done' });
   } finally {
     await after.stop();
+  }
+});
+
+test('a start that cannot listen closes its store; a database opened by the caller gets the schema', async () => {
+  const running = await startServer({ port: 0 });
+  const taken = Number(new URL(running.baseUrl).port);
+  // Opened here, so the start must create the tables itself before it gets as far as listening.
+  const db = new Database(':memory:');
+  try {
+    await expect(startServer({ db, port: taken })).rejects.toThrow(/EADDRINUSE/);
+    expect(db.open).toBe(false);
+  } finally {
+    await running.close();
   }
 });

@@ -64,3 +64,14 @@ test('the pin applies to reads too', async () => {
   expect(response.headers.get('x-service-api-version')).toBe('2026-04-01');
   await response.arrayBuffer();
 });
+
+test('a path the router refuses before any route still names the version it was answered under', async () => {
+  // Found by the stateful fuzz phase (docs/fuzzing.md): these 400s are sent before the app's hooks run.
+  const paths = { 'a segment longer than any id': `/v1/sessions/${'a'.repeat(2_000)}/shares/x/revoke`, 'bytes that are not UTF-8': '/v1/sessions/%ff%fe' };
+  for (const [label, path] of Object.entries(paths)) {
+    const response = await server.request(path, { method: 'POST', headers: { 'x-service-api-version': '2026-04-01' } });
+    expect(response.status, label).toBe(400);
+    expect(response.headers.get('x-service-api-version'), label).toBe('2026-10-01');
+    await response.arrayBuffer();
+  }
+});

@@ -24,7 +24,6 @@ interface ServeOptions {
   legacyWebhook: string[];
 }
 
-
 /** A TCP port; `0` picks a free one (the address printed is the one bound). */
 function parseListenPort(value: string): number {
   const port = Number(value);

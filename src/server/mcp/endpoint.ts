@@ -14,7 +14,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiVersionHeader } from '../api-version.js';
 import { authenticate, requireTier } from '../auth.js';
 import type { Principal } from '../context.js';
-import { ProblemError } from '../problems.js';
+import { parseJsonBody } from '../json-body.js';
+import { ProblemError, problemMediaType } from '../problems.js';
 import { stateOf } from '../request-state.js';
 import type { Services } from '../services.js';
 import { consultTool, type ConsultTool } from './consult-tool.js';
@@ -37,17 +38,16 @@ function mcpServer(services: Services, tool: ConsultTool, principal: Principal, 
   return server;
 }
 
-/** The JSON-RPC message(s) of a POST; anything else is refused as the REST API refuses a bad body. */
+/**
+ * The JSON-RPC message(s) of a POST, read by the REST API's own reader, so that bytes that are not UTF-8
+ * and nesting deep enough to exhaust the SDK's recursive parsing are refused with the same problems.
+ */
 function jsonBody(request: FastifyRequest): unknown {
   const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') {
     throw new ProblemError(415, 'An MCP message must be sent as application/json.');
   }
-  try {
-    return JSON.parse(Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '');
-  } catch {
-    throw new ProblemError(400, 'The request body is not JSON.', { errors: [{ pointer: '#/body', detail: 'must be a JSON-RPC message' }] });
-  }
+  return parseJsonBody(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
 }
 
 async function handlePost(services: Services, tool: ConsultTool, checks: ToolCallChecks, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -74,11 +74,25 @@ async function handlePost(services: Services, tool: ConsultTool, checks: ToolCal
     reply.raw.setHeader(name, value);
   }
   reply.raw.on('close', () => {
-    void transport.close();
-    void server.close();
+    // Not awaited, so a failure to close must be reported here rather than surface as an unhandled rejection.
+    const report = (error: unknown): void => checks.onError?.(error);
+    transport.close().catch(report);
+    server.close().catch(report);
   });
-  await server.connect(transport);
-  await transport.handleRequest(request.raw, reply.raw, body);
+  try {
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, body);
+  } catch (error) {
+    // The reply is hijacked, so Fastify's error handler cannot answer: answer the problem here, or end a
+    // response already under way, rather than leave the client waiting for a socket timeout.
+    checks.onError?.(error);
+    if (reply.raw.headersSent) {
+      reply.raw.destroy();
+      return;
+    }
+    const problem = services.problems.body(500, 'The consult turn could not be served.', {}, request.url);
+    reply.raw.writeHead(500, { 'content-type': problemMediaType }).end(JSON.stringify(problem));
+  }
 }
 
 /** Mounts the MCP endpoint; methods other than POST are `405` with `Allow: POST`. */

@@ -24,8 +24,9 @@ export function toResource(services: Services, session: StoredSession): Session 
  * before the closing brace, where `JSON.stringify` puts the spread's last members, so the text is the same.
  */
 export function resourceJson(services: Services, id: string, recordJson: string): string {
-  const { events_url, outcomes_url } = sessionUrls(services.baseUrl(), id);
-  return `${recordJson.slice(0, -1)},"events_url":${JSON.stringify(events_url)},"outcomes_url":${JSON.stringify(outcomes_url)}}`;
+  // The session's URL as a JSON string without its closing quote; the two suffixes need no escaping.
+  const base = JSON.stringify(`${services.baseUrl()}/v1/sessions/${id}`).slice(0, -1);
+  return `${recordJson.slice(0, -1)},"events_url":${base}/events","outcomes_url":${base}/outcomes"}`;
 }
 
 /** The caller's session; a missing, deleted or other workspace's session is `404 not-found`. */

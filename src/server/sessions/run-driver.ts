@@ -44,7 +44,10 @@ export interface RunDriver {
    * first; a `continued` one's first step is scheduled at once.
    */
   begin(sessionId: string, input: RunInput): void;
-  /** Takes a message into the round in progress (board errors propagate: 400 off the board, 409 too late). */
+  /**
+   * Takes a message into the round in progress (board errors propagate: 409 too late). A Synth off the
+   * board is refused before, by the handler, as a conflict with the session's lineup (409, not the board's 400).
+   */
   sendMessage(sessionId: string, message: SendMessageRequest): { round: number };
   /** Rounds the run has completed so far. */
   completedRounds(sessionId: string): number;

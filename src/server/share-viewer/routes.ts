@@ -39,8 +39,11 @@ function render(opening: ShareOpening): { status: number; html: string; headers?
     case 'password-required':
       return { status: 200, html: passwordPage() };
     case 'wrong-password': {
-      const left = opening.guessesLeft === 1 ? '1 more try' : `${opening.guessesLeft} more tries`;
-      return { status: 403, html: passwordPage(`That password is not right; ${left} before a pause.`) };
+      const left =
+        opening.guessesLeft === 0
+          ? 'this link now pauses further tries'
+          : `${opening.guessesLeft} more ${opening.guessesLeft === 1 ? 'try' : 'tries'} before a pause`;
+      return { status: 403, html: passwordPage(`That password is not right; ${left}.`) };
     }
     case 'too-many-guesses': {
       const wait = `Too many wrong passwords for this link; try again in ${opening.retryAfterSeconds} seconds.`;

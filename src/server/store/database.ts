@@ -25,6 +25,14 @@ export function openDatabase(file: string): SqliteDatabase {
     // WAL with NORMAL is durable against application crashes (SQLite docs, "PRAGMA synchronous").
     db.pragma('synchronous = NORMAL');
   }
+  return prepareDatabase(db);
+}
+
+/**
+ * Brings a database to the store's schema and turns on its foreign keys: for one `openDatabase` opened,
+ * and for one the caller opened itself (`startServer({ db })`), which would otherwise have no tables.
+ */
+export function prepareDatabase(db: SqliteDatabase): SqliteDatabase {
   db.pragma('foreign_keys = ON');
   migrate(db);
   return db;

@@ -5,7 +5,7 @@
  */
 import { apiKeyStore } from './api-keys.js';
 import { creditStore } from './credits.js';
-import { openDatabase, type SqliteDatabase } from './database.js';
+import { openDatabase, prepareDatabase, type SqliteDatabase } from './database.js';
 import { idempotencyStore } from './idempotency.js';
 import { metaStore } from './meta.js';
 import { outcomeStore } from './outcomes.js';
@@ -24,7 +24,7 @@ import { webhookSubscriptionStore } from './webhook-subscriptions.js';
 import { workspaceStore } from './workspaces.js';
 
 export function createStore(database: SqliteDatabase | string) {
-  const db = typeof database === 'string' ? openDatabase(database) : database;
+  const db = typeof database === 'string' ? openDatabase(database) : prepareDatabase(database);
   return {
     db,
     meta: metaStore(db),

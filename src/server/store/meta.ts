@@ -16,7 +16,7 @@ export function metaStore(db: SqliteDatabase) {
       insert.run(key, initial());
       return find.get(key)?.value ?? '';
     },
-    /** The simulated time a restart must not start before (see `clockCheckpoints`); 0 when none was saved. */
+    /** The simulated time a restart must not start before (clock-floor.ts); 0 when none was saved. */
     clockFloor(): number {
       return Number(find.get('clock_floor')?.value ?? 0);
     },

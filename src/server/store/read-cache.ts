@@ -1,6 +1,6 @@
 /**
  * Rows that every request reads (its API key and workspace), kept in the process. Reading them from
- * SQLite cost about a fifth of a `GET /v1/sessions/{id}` (docs/benchmarks.md). The store module that owns
+ * SQLite cost an eighth of a `GET /v1/sessions/{id}` (docs/benchmarks.md). The store module that owns
  * the rows clears its cache on each of its own writes; a commit by any other connection to the same file
  * (another process) changes SQLite's `PRAGMA data_version` (SQLite "PRAGMA data_version"), and clears
  * it too. That pragma is asked at most once per millisecond of the wall clock: asked on every read it
@@ -17,10 +17,17 @@ export interface ReadCache<V> {
   clear(): void;
 }
 
-/** At most this many values are kept; past it the cache starts afresh (the keys of one server are far fewer). */
-const capacity = 10_000;
+export interface ReadCacheOptions {
+  /** At most this many values are kept; past it the cache starts afresh (the keys of one server are far fewer). */
+  capacity?: number;
+  /**
+   * Ask `PRAGMA data_version` on every read, not once a millisecond: for values dearer to make than the
+   * pragma (a page of a list), so that another process's commit is seen by the very next read too.
+   */
+  checkEveryRead?: boolean;
+}
 
-export function readCache<V>(db: SqliteDatabase): ReadCache<V> {
+export function readCache<V>(db: SqliteDatabase, { capacity = 10_000, checkEveryRead = false }: ReadCacheOptions = {}): ReadCache<V> {
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   let seenVersion = dataVersion.get();
   let checkedAt = Date.now();
@@ -28,7 +35,7 @@ export function readCache<V>(db: SqliteDatabase): ReadCache<V> {
   return {
     get(key, load) {
       const now = Date.now();
-      if (now !== checkedAt) {
+      if (checkEveryRead || now !== checkedAt) {
         checkedAt = now;
         const version = dataVersion.get();
         if (version !== seenVersion) {
@@ -46,8 +53,9 @@ export function readCache<V>(db: SqliteDatabase): ReadCache<V> {
         if (values.size >= capacity) {
           values.clear();
         }
-        // Frozen: every request shares the object, so no caller may change it.
-        values.set(key, Object.freeze(loaded));
+        // Frozen: every request shares the object, so no caller may change it. Bytes cannot be frozen
+        // (ECMAScript refuses to freeze a typed array with elements); they are only ever sent.
+        values.set(key, ArrayBuffer.isView(loaded) ? loaded : Object.freeze(loaded));
       }
       return loaded;
     },

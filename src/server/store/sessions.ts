@@ -7,6 +7,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { Keyset } from '../pagination.js';
 import type { SqliteDatabase } from './database.js';
+import { readCache, type ReadCache } from './read-cache.js';
 
 export type Session = components['schemas']['Session'];
 export type Plan = components['schemas']['Plan'];
@@ -85,16 +86,19 @@ export function sessionStore(db: SqliteDatabase) {
   );
   const setSynthesis = db.prepare('UPDATE sessions SET synthesis = ? WHERE id = ?');
   const byId = db.prepare<[string], Row>('SELECT * FROM sessions WHERE id = ?');
-  const recordById = db.prepare<[string], Pick<Row, 'workspace_id' | 'record'>>('SELECT workspace_id, record FROM sessions WHERE id = ?');
+  const recordById = db.prepare<[string], [string, string]>('SELECT workspace_id, record FROM sessions WHERE id = ?').raw();
   const update = db.prepare('UPDATE sessions SET record = ? WHERE id = ?');
   const setRun = db.prepare('UPDATE sessions SET run = ?, next_step_at = ? WHERE id = ?');
   // The row value comparison lets SQLite seek the index to the cursor's position, so a page deep in a
   // million sessions costs what the first page costs; `created_at < ? OR (created_at = ? AND id < ?)`
   // walked the index from the newest session to the position (SQLite "Row Values").
-  const page = db.prepare<[string, number, string, number], { id: string; created_at: number; record: string }>(
-    `SELECT id, created_at, record FROM sessions WHERE workspace_id = ? AND (created_at, id) < (?, ?)
-     ORDER BY created_at DESC, id DESC LIMIT ?`,
-  );
+  // Rows as arrays (`raw`): an object per row cost better-sqlite3 the column names again for every row.
+  const page = db
+    .prepare<[string, number, string, number], [string, number, string]>(
+      `SELECT id, created_at, record FROM sessions WHERE workspace_id = ? AND (created_at, id) < (?, ?)
+       ORDER BY created_at DESC, id DESC LIMIT ?`,
+    )
+    .raw();
   // A run in progress always has its next step's due time (`setRun`), so the partial index on
   // `next_step_at` finds them without reading every session at start-up.
   const withRuns = db.prepare<[], Row>('SELECT * FROM sessions WHERE next_step_at IS NOT NULL ORDER BY next_step_at');
@@ -106,9 +110,15 @@ export function sessionStore(db: SqliteDatabase) {
     removals.forEach((statement) => statement.run(id));
     remove.run(id);
   });
+  // Pages of the list as sent (UTF-8), cleared on every write of a record below (a list shows records
+  // only) and on any commit by another process. Reading fifty records from SQLite and joining them was
+  // most of a list's cost (docs/benchmarks.md, docs/decisions.md). 100 pages of 100 records: < 20 MB.
+  const pages = readCache<Buffer>(db, { capacity: 100, checkEveryRead: true });
 
   return {
+    pages: pages as Pick<ReadCache<Buffer>, 'get'>,
     insert(workspaceId: string, session: StoredSession, plan: Plan, createdAt: number, apiKeyId: string | null): void {
+      pages.clear();
       insert.run(session.id, workspaceId, JSON.stringify(session), JSON.stringify(plan), createdAt, apiKeyId);
     },
     setSynthesis(id: string, synthesis: string): void {
@@ -122,13 +132,14 @@ export function sessionStore(db: SqliteDatabase) {
     /** `get`'s session as its stored JSON text, not parsed (a read sends it as it is: src/server/json-text.ts). */
     recordJson(workspaceId: string, id: string): string | undefined {
       const row = recordById.get(id);
-      return row === undefined || row.workspace_id !== workspaceId ? undefined : row.record;
+      return row === undefined || row[0] !== workspaceId ? undefined : row[1];
     },
     getAny(id: string): SessionRow | undefined {
       const row = byId.get(id);
       return row === undefined ? undefined : fromRow(row);
     },
     update(session: StoredSession): void {
+      pages.clear();
       update.run(JSON.stringify(session), session.id);
     },
     /** Records the run driver's state; a run (not `null`) comes with the due time of its next step. */
@@ -139,12 +150,15 @@ export function sessionStore(db: SqliteDatabase) {
       const position = after ?? { createdAt: Number.MAX_SAFE_INTEGER, id: '' };
       return page
         .all(workspaceId, position.createdAt, position.id, limit)
-        .map((row) => ({ id: row.id, createdAt: row.created_at, recordJson: row.record }));
+        .map(([id, createdAt, recordJson]) => ({ id, createdAt, recordJson }));
     },
     /** Sessions whose run is in progress, for the driver to resume after a restart. */
     withRuns: (): SessionRow[] => withRuns.all().map(fromRow),
     /** Deletes a session with its messages, outcomes, decisions, share links and streams. */
-    remove: (id: string): void => removeWithRecords(id),
+    remove: (id: string): void => {
+      pages.clear();
+      removeWithRecords(id);
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The reference server as a conformance target: started in this process on 127.0.0.1 with an in-memory
- * SQLite store, two keys in two workspaces, time sped up, and the test-only control plane on (the time
- * control and the fault switches, served by the server itself).
+ * SQLite store, two keys in two workspaces, time sped up, the test-only control plane on (the time
+ * control and the fault switches, served by the server itself), and webhooks delivered to loopback.
  */
 import { startServer, type RunningServer } from '../../../src/server/server.js';
 
@@ -16,11 +16,6 @@ export interface ReferenceTarget {
 
 export interface ReferenceTargetOptions {
   timeScale?: number;
-  /**
-   * Deliver webhooks to loopback, where the suite's receiver listens; other private addresses stay
-   * refused. Every delivery check needs it on; the URL guard check (HOOK-011) needs it off.
-   */
-  allowLoopbackWebhookUrls?: boolean;
 }
 
 export async function startReferenceTarget(options: ReferenceTargetOptions = {}): Promise<ReferenceTarget> {
@@ -31,7 +26,9 @@ export async function startReferenceTarget(options: ReferenceTargetOptions = {})
     apiKeys: [keyA, keyB],
     timeScale: options.timeScale ?? 250,
     testControl: true,
-    allowLoopbackWebhookUrls: options.allowLoopbackWebhookUrls ?? true,
+    // The suite's receiver listens on loopback; every other private address stays refused, and HOOK-011
+    // names the receiver by 0.0.0.0, which the guard refuses even so.
+    allowLoopbackWebhookUrls: true,
     onError: () => undefined,
   });
   return { baseUrl: server.baseUrl, server, close: () => server.close() };
