@@ -147,19 +147,19 @@ export const getSession: Handler<'getSession'> = (request, context) => {
 export const listSessions: Handler<'listSessions'> = ({ query }, { services, workspace }) => {
   const list = `sessions:${workspace.id}`;
   const limit = query.limit ?? defaultPageLimit;
-  const render = (): Buffer => {
+  const render = (): string => {
     const after = keysetAfter(services.cursors, list, query.cursor);
     const rows = services.store.sessions.list(workspace.id, after, limit + 1);
     const page = keysetPage(services.cursors, list, rows, limit, (row) => ({ createdAt: row.createdAt, id: row.id }), (row) =>
       resourceJson(services, row.id, row.recordJson),
     );
     // The page as `JSON.stringify` would write it, from records that are never parsed.
-    return Buffer.from(`{"items":[${page.items.join(',')}],"next_cursor":${JSON.stringify(page.next_cursor)}}`);
+    return `{"items":[${page.items.join(',')}],"next_cursor":${JSON.stringify(page.next_cursor)}}`;
   };
   // The page as last sent, until any session is written (src/server/store/sessions.ts); the URLs in it
   // depend on where the server is reached, so that is part of the key.
   const key = `${services.baseUrl()} ${workspace.id} ${limit} ${query.cursor ?? ''}`;
-  return { status: 200, body: new JsonText(services.store.sessions.pages.get(key, render) ?? render()) };
+  return { status: 200, body: new JsonText(services.store.sessions.page(key, render)) };
 };
 
 export const updateSession: Handler<'updateSession'> = ({ path, body }, context) => {

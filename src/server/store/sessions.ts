@@ -7,7 +7,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { Keyset } from '../pagination.js';
 import type { SqliteDatabase } from './database.js';
-import { readCache, type ReadCache } from './read-cache.js';
+import { readCache } from './read-cache.js';
 
 export type Session = components['schemas']['Session'];
 export type Plan = components['schemas']['Plan'];
@@ -114,9 +114,29 @@ export function sessionStore(db: SqliteDatabase) {
   // only) and on any commit by another process. Reading fifty records from SQLite and joining them was
   // most of a list's cost (docs/benchmarks.md, docs/decisions.md). 100 pages of 100 records: < 20 MB.
   const pages = readCache<Buffer>(db, { capacity: 100, checkEveryRead: true });
+  // A page is kept when it is asked for again within the next 100 pages asked for: encoding and keeping
+  // every page of a client paging through once made each of those answers a third dearer in CPU (the
+  // collector's threads; docs/benchmarks.md). Which pages were asked for decides only what is kept, never
+  // what is sent, so it needs no clearing on a write.
+  const asked = new Set<string>();
 
   return {
-    pages: pages as Pick<ReadCache<Buffer>, 'get'>,
+    /** The page `key` names: as kept, or as `render` writes it now from the store. */
+    page(key: string, render: () => string): string | Buffer {
+      let text: string | undefined;
+      const kept = pages.get(key, () => {
+        text = render();
+        if (asked.has(key)) {
+          return Buffer.from(text);
+        }
+        if (asked.size >= 100) {
+          asked.clear();
+        }
+        asked.add(key);
+        return undefined;
+      });
+      return kept ?? (text as string);
+    },
     insert(workspaceId: string, session: StoredSession, plan: Plan, createdAt: number, apiKeyId: string | null): void {
       pages.clear();
       insert.run(session.id, workspaceId, JSON.stringify(session), JSON.stringify(plan), createdAt, apiKeyId);
