@@ -4,7 +4,7 @@
  * @module
  */
 import { ProblemError } from '../../problems.js';
-import { is, keyOf, useKeyA } from './helpers.js';
+import { is, keyOf, useKeyA } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 export const authFaults: Fault[] = [

@@ -4,7 +4,7 @@
  * @module
  */
 import { ProblemError } from '../../problems.js';
-import { editJson, is } from './helpers.js';
+import { editJson, is } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 export const contractFaults: Fault[] = [

@@ -4,7 +4,7 @@
  * `finite` ignored.
  * @module
  */
-import { eventOf, is } from './helpers.js';
+import { eventOf, is } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 const eventsPath = /^\/v1\/sessions\/[^/]+\/events$/;

@@ -3,7 +3,7 @@
  * workspace A.
  * @module
  */
-import { keyOf, useKeyA } from './helpers.js';
+import { keyOf, useKeyA } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 const sessionPath = /^\/v1\/sessions\/[^/]+/;

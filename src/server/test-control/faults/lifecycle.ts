@@ -5,7 +5,7 @@
  * @module
  */
 import { ProblemError } from '../../problems.js';
-import { answerJson, editJson, is } from './helpers.js';
+import { answerJson, editJson, is } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 const sessionPath = /^\/v1\/sessions\/[^/]+$/;

@@ -4,7 +4,7 @@
  * unpaged list announcing more.
  * @module
  */
-import { editJson, isList } from './helpers.js';
+import { editJson, isList } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 export const paginationFaults: Fault[] = [

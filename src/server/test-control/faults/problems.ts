@@ -4,7 +4,7 @@
  * answered otherwise.
  * @module
  */
-import { answerJson, editJson, isProblem, problemType } from './helpers.js';
+import { answerJson, editJson, isProblem, problemType } from './exchange-edits.js';
 import type { Fault, FaultResponse, FaultState } from './types.js';
 
 function rewriteProblem(response: FaultResponse, state: FaultState, status: number, slug: string): void {

@@ -3,7 +3,7 @@
  * keys, headers or body that disagree.
  * @module
  */
-import { editJson, keyOf, replaceWithProblem, useKeyA } from './helpers.js';
+import { editJson, keyOf, replaceWithProblem, useKeyA } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 export const rateLimitFaults: Fault[] = [

@@ -3,7 +3,7 @@
  * unknown version is taken, the health probe reports another version.
  * @module
  */
-import { editJson } from './helpers.js';
+import { editJson } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 export const versioningFaults: Fault[] = [

@@ -6,7 +6,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { countAttempt, deliveryIdOf, editJson, is, resign } from './helpers.js';
+import { countAttempt, deliveryIdOf, editJson, is, resign } from './exchange-edits.js';
 import type { Fault, FaultDelivery } from './types.js';
 
 const subscriptionPath = /^\/v1\/webhooks\/([^/]+)$/;

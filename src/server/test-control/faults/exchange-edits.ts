@@ -1,5 +1,7 @@
 /**
- * Small tools the faults are written with.
+ * How a fault reads and edits what passes through the server: which key a request carries, which
+ * operation it is, a JSON or problem answer, a webhook delivery (re-signed after an edit) and an event
+ * block of a stream.
  * @module
  */
 import { signDelivery } from '../../../webhooks/signing.js';
