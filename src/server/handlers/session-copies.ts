@@ -75,6 +75,28 @@ function lineupOf(source: StoredSession, synths: readonly string[] | undefined) 
   return { synths: seats.map((synth) => synth.slug), brief: { question: source.question, staffed_by: 'user' as const, lineup: namedBoard(seats) } };
 }
 
+/** The start of a new boardroom session made from `source`, with what the request changes. */
+function derivedStart(
+  source: StoredSession,
+  change: { requestedMode: string; synths: readonly string[] | undefined; title: string | null; context: string | null; rounds: number; modelClass: 'standard' | 'premium' },
+): ResolvedStart {
+  const lineup = lineupOf(source, change.synths);
+  return {
+    sessionType: 'boardroom',
+    requestedMode: change.requestedMode,
+    mode: requireMode(change.requestedMode),
+    title: change.title,
+    context: change.context,
+    question: source.question,
+    synthId: null,
+    synths: lineup.synths,
+    rounds: change.rounds,
+    modelClass: change.modelClass,
+    decisionBrief: lineup.brief,
+    estimate: estimateCredits(lineup.synths.length, change.rounds, change.modelClass),
+  };
+}
+
 export const reconveneSession: Handler<'reconveneSession'> = ({ path, body }, context) => {
   const { services, workspace } = context;
   const { store, clock, webhooks } = services;
@@ -88,22 +110,14 @@ export const reconveneSession: Handler<'reconveneSession'> = ({ path, body }, co
     throw new ProblemError(409, memo === null ? 'Only a decided session (one with a memo) can be reconvened.' : `A session runs at most ${maxRounds} rounds; this one has run ${row.session.rounds}.`);
   }
   const source = row.session;
-  const lineup = lineupOf(source, body?.synths);
-  const modelClass = source.model_class === 'premium' ? 'premium' : 'standard';
-  const start: ResolvedStart = {
-    sessionType: 'boardroom',
+  const start = derivedStart(source, {
     requestedMode: source.mode,
-    mode: requireMode(source.mode),
+    synths: body?.synths,
     title: source.title,
     context: body?.context ?? source.context,
-    question: source.question,
-    synthId: null,
-    synths: lineup.synths,
     rounds,
-    modelClass,
-    decisionBrief: lineup.brief,
-    estimate: estimateCredits(lineup.synths.length, rounds, modelClass),
-  };
+    modelClass: source.model_class === 'premium' ? 'premium' : 'standard',
+  });
   const session = store.transaction(() => {
     const created = startDerived(context, { start, firstRound, sourceSessionId: source.id, earlier: { kind: 'reconvened', memo }, metadata: source.metadata });
     store.sessions.update({ ...source, status, reconvened_into: created.id, updated_at: isoAt(clock.now()) });
@@ -120,25 +134,14 @@ export const forkSession: Handler<'forkSession'> = ({ path, body }, context) => 
   const row = requireSession(context, path.id);
   refuseConsult(row, 'forked');
   const source = row.session;
-  const requestedMode = body.mode ?? source.mode;
-  const mode = requireMode(requestedMode);
-  const lineup = lineupOf(source, body.synths);
-  const modelClass = body.model_class ?? (source.model_class === 'premium' ? 'premium' : 'standard');
-  const rounds = body.rounds ?? Math.min(source.rounds, maxRounds);
-  const start: ResolvedStart = {
-    sessionType: 'boardroom',
-    requestedMode,
-    mode,
+  const start = derivedStart(source, {
+    requestedMode: body.mode ?? source.mode,
+    synths: body.synths,
     title: body.title ?? source.title,
     context: body.context,
-    question: source.question,
-    synthId: null,
-    synths: lineup.synths,
-    rounds,
-    modelClass,
-    decisionBrief: lineup.brief,
-    estimate: estimateCredits(lineup.synths.length, rounds, modelClass),
-  };
+    rounds: body.rounds ?? Math.min(source.rounds, maxRounds),
+    modelClass: body.model_class ?? (source.model_class === 'premium' ? 'premium' : 'standard'),
+  });
   const session = store.transaction(() => {
     const created = startDerived(context, { start, firstRound: 1, forkedFrom: source.id, metadata: source.metadata });
     webhooks.emit(workspace, 'session.created', {
