@@ -10,12 +10,12 @@
  *    on the store of a thousand sessions, beside a bare Fastify route answering the same JSON (target: at
  *    least half its requests/s) and beside Prism mocking the bundled contract with the server's answers as
  *    the operations' examples, so that it too sends the same JSON (target: ten times). The server keeps
- *    the pages it sent until a session is written, so the list is measured twice: the same page over
- *    and over, and 200 pages in turn, none sent twice in a row, each read from the store.
- * 3. List latency on a thousand and on a million sessions, the first page and deep pages reached by
- *    cursor, 200 of them spread over the list and never the same twice in a row, so that each is read
- *    from the store rather than the server's pages in memory (target: the million within 1.5 times the
- *    thousand).
+ *    each session's answer in memory until the session is written (`--kept-sessions`), so the list is
+ *    measured three times: the same page over and over, 200 pages in turn (none sent twice within 200
+ *    answers), and those 200 pages with no session kept, each page read from the store.
+ * 3. List latency on a thousand and on a million sessions: the first page, 19 pages in turn (950 sessions
+ *    on both stores), and the 200 deep pages in turn, with the sessions kept and read from the store
+ *    (target: the million within 1.5 times the thousand).
  *
  *   npm run build && node bench/server.mjs [--duration 10] [--connections 16] [--warmup 3] [--rounds 3]
  *     [--latency-connections 4] [--startups 5] [--sessions 1000000] [--stores DIR]
@@ -23,19 +23,21 @@
  *
  * The stores are seeded once by bench/support/seed-sessions.mjs into DIR (default: the OS's temporary
  * folder) and reused while their marker file says they hold the count (delete DIR to seed them again,
- * say after the session record changed). The server runs at `--time-scale 1000`: the reads bucket
- * (3,000 a minute) then refills every 60 ms, so the limiter still counts every request but never refuses
- * one. Scenarios take turns for several rounds so that a change in the machine's load hits all of them;
+ * say after the session record changed). The server runs at `--time-scale 10000`: the reads bucket
+ * (3,000 a minute) then refills every 6 ms, room for 500,000 requests a second, so the limiter still
+ * counts every request but never refuses one. Scenarios take turns for several rounds so that a change in the machine's load hits all of them;
  * each line is the round with the median. The figures go into docs/benchmarks.md.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { cpuSeconds, freePort, launch, loadNow, machine, measureServer, median, prismCli, root } from './support/autocannon.mjs';
+import { freePort, launch, loadNow, machine, measureServer, median, prismCli } from './support/autocannon.mjs';
 import { seedKey, seedSessions } from './support/seed-sessions.mjs';
+import { pagesInTurn } from './server/list-pages.mjs';
+import { prismDocument } from './server/prism-document.mjs';
+import { startUps } from './server/start-up.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -58,6 +60,8 @@ const throughputLoad = { connections: Number(options.connections), duration, war
 const latencyLoad = { connections: Number(options['latency-connections']), duration, warmup, headers };
 const progress = (line) => process.stderr.write(`${line}\n`);
 const loadBefore = loadNow();
+/** The deep pages asked for in turn, spread over the list: 10,000 sessions at most, all of them kept by default. */
+const deepPages = 200;
 
 /** The store file holding `count` sessions, seeded unless a previous run left it. */
 async function store(count) {
@@ -73,28 +77,18 @@ async function store(count) {
   return file;
 }
 
-const serve = (db) => (port) =>
-  launch(['bin/boardkit.js', 'serve', '--port', String(port), '--db', db, '--api-key', seedKey, '--time-scale', '1000'], port);
+/** `boardkit serve` on `db`; `keptSessions` as `--kept-sessions` (the server's default when undefined). */
+const serve = (db, keptSessions) => (port) =>
+  launch(
+    [
+      'bin/boardkit.js', 'serve', '--port', String(port), '--db', db, '--api-key', seedKey, '--time-scale', '10000',
+      ...(keptSessions === undefined ? [] : ['--kept-sessions', String(keptSessions)]),
+    ],
+    port,
+  );
 const bareFastify = (body) => (port) => launch(['bench/support/bare-fastify.mjs'], port, { BODY: body, PORT: String(port) });
 const prism = prismCli();
 const prismMock = (document) => (port) => launch([prism.script, 'mock', document, ...prism.flags, '--port', `${port}`], port);
-
-/**
- * The bundled contract with the server's own answers as the only examples of the measured operations,
- * written into the stores folder: Prism then sends the same JSON as the server and the bare route (the
- * contract's own examples are a single session and a two-session page, far less to send than fifty).
- */
-function mockDocument(answers) {
-  const document = JSON.parse(readFileSync(join(root, 'openapi/dist/openapi.json'), 'utf8'));
-  for (const { template, body } of answers) {
-    const media = document.paths[template].get.responses['200'].content['application/json'];
-    delete media.example;
-    media.examples = { server: { summary: 'The reference server\'s answer', value: JSON.parse(body) } };
-  }
-  const file = join(options.stores, 'prism-mock.json');
-  writeFileSync(file, JSON.stringify(document));
-  return file;
-}
 
 /** Runs each scenario once a round and keeps, per scenario, the round with the median of `key`. */
 async function inTurns(scenarios, key) {
@@ -107,60 +101,6 @@ async function inTurns(scenarios, key) {
     }
   }
   return new Map([...runs].map(([name, each]) => [name, { ...median(each, key), each }]));
-}
-
-// 1. Start-up.
-async function startUp(args, port, ready, env = {}) {
-  const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  const exited = new Promise((done) => child.once('exit', done));
-  const printed = new Promise((done) => {
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      output += chunk;
-      if (output.includes(`http://127.0.0.1:${port}`)) {
-        done(performance.now() - started);
-      }
-    });
-  });
-  const healthy = async () => {
-    for (;;) {
-      const status = await fetch(`http://127.0.0.1:${port}${ready}`).then((response) => response.status, () => 0);
-      if (status === 200) {
-        return performance.now() - started;
-      }
-      // A poll every 5 ms: a tighter one would take from the server the CPU it is starting on.
-      await new Promise((wake) => setTimeout(wake, 5));
-    }
-  };
-  const [printedMs, healthyMs] = await Promise.all([args.includes('serve') ? printed : undefined, healthy()]);
-  // The CPU time it took depends much less on what else the machine runs than the wall time.
-  const cpuMs = cpuSeconds(child.pid) * 1000;
-  child.kill('SIGTERM');
-  await exited;
-  return { printedMs, healthyMs, cpuMs };
-}
-
-async function startUps(large) {
-  const fresh = join(options.stores, 'fresh.db');
-  const removeFresh = () => ['', '-wal', '-shm'].forEach((suffix) => rmSync(`${fresh}${suffix}`, { force: true }));
-  const scenarios = [
-    ['node:http (baseline)', (port) => startUp(['bench/support/static-server.mjs'], port, '/', { PORT: String(port) })],
-    ['boardkit serve, fresh store', (port) => (removeFresh(), startUp(serveArgs(fresh, port), port, '/v1/health'))],
-    [`boardkit serve, ${options.sessions} sessions`, (port) => startUp(serveArgs(large, port), port, '/v1/health')],
-  ];
-  const samples = new Map(scenarios.map(([name]) => [name, []]));
-  for (let run = 0; run < Number(options.startups); run += 1) {
-    for (const [name, start] of scenarios) {
-      samples.get(name).push(await start(await freePort()));
-    }
-  }
-  removeFresh();
-  return samples;
-}
-
-function serveArgs(db, port) {
-  return ['bin/boardkit.js', 'serve', '--port', String(port), '--db', db];
 }
 
 // 2. Throughput.
@@ -179,10 +119,7 @@ async function capture(db, path) {
 }
 
 async function throughput(small, sessionId) {
-  // Pages at 200 positions spread over the list, each reached by its cursor, one after another across
-  // all connections: the server keeps at most 100 pages (src/server/store/sessions.ts), so none is sent
-  // from memory and every answer reads its fifty records from the store.
-  const everyPage = await distinctPages(small, 1000);
+  const inTurn = await pagesInTurn(small, 1000, deepPages);
   const paths = [
     ['GET /v1/sessions/{id}', '/v1/sessions/{id}', `/v1/sessions/${sessionId}`],
     ['GET /v1/sessions?limit=50', '/v1/sessions', '/v1/sessions?limit=50'],
@@ -191,7 +128,7 @@ async function throughput(small, sessionId) {
   for (const [operation, template, path] of paths) {
     answers.push({ operation, template, path, body: await capture(small, path) });
   }
-  const document = mockDocument(answers);
+  const document = prismDocument(answers, options.stores);
   const results = [];
   for (const { operation, template, path, body } of answers) {
     const scenarios = [
@@ -200,63 +137,34 @@ async function throughput(small, sessionId) {
       { name: 'boardkit serve', run: () => measureServer(serve(small), path, throughputLoad) },
     ];
     if (template === '/v1/sessions') {
-      const load = { ...throughputLoad, requests: everyPage };
-      scenarios.push({ name: 'boardkit serve, no page twice', run: () => measureServer(serve(small), path, load) });
+      const load = { ...throughputLoad, requests: inTurn };
+      scenarios.push(
+        { name: `boardkit serve, ${deepPages} pages in turn`, run: () => measureServer(serve(small), path, load) },
+        { name: `boardkit serve --kept-sessions 0, ${deepPages} pages in turn`, run: () => measureServer(serve(small, 0), path, load) },
+      );
     }
     results.push({ operation, runs: await inTurns(scenarios, (result) => result.rps) });
   }
   return results;
 }
 
-/**
- * Requests for list pages at 200 positions spread over the first `count - 50` sessions (each a full page
- * of 50), handed out in turn to whichever connection asks next, so that no page repeats within 200 answers.
- */
-async function distinctPages(db, count) {
-  const offsets = Array.from({ length: 200 }, (_, index) => Math.floor((index * (count - 50)) / 200));
-  const paths = (await cursorsAt(db, offsets)).map((cursor) => `/v1/sessions?limit=50&cursor=${cursor}`);
-  let next = 0;
-  return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }];
-}
-
-// 3. List latency.
-async function cursorsAt(db, offsets) {
-  const { cursorCodec } = await import(join(root, 'lib/src/server/pagination.js'));
-  const database = new Database(db, { readonly: true });
-  try {
-    const secret = database.prepare("SELECT value FROM meta WHERE key = 'cursor_secret'").pluck().get();
-    const codec = cursorCodec(Buffer.from(secret, 'hex'));
-    // One walk down the list's index (the store holds one workspace), taking the rows at the offsets.
-    const rows = database
-      .prepare(
-        `SELECT workspace_id, created_at, id FROM sessions WHERE workspace_id = (SELECT workspace_id FROM sessions LIMIT 1)
-         ORDER BY created_at DESC, id DESC LIMIT ?`,
-      )
-      .iterate(Math.max(...offsets) + 1);
-    const wanted = new Set(offsets);
-    const cursors = new Map();
-    let offset = 0;
-    for (const row of rows) {
-      if (wanted.has(offset)) {
-        // The list name and position are the server's (src/server/handlers/sessions.ts); a wrong guess is a 404.
-        cursors.set(offset, codec.encode(`sessions:${row.workspace_id}`, { createdAt: row.created_at, id: row.id }));
-      }
-      offset += 1;
-    }
-    return offsets.map((at) => cursors.get(at));
-  } finally {
-    database.close();
-  }
-}
+// 3. List latency. The 200 deep pages cover 10,000 sessions of the million but overlap on the thousand, so
+// the pages differ in more than the store's size; the 19 full pages of a thousand sessions, spread the
+// same way over each store, hold 950 sessions on both, so that only the number in the store differs.
+const evenPages = 19;
+const latencyKinds = ['first page', `${evenPages} pages in turn`, `${deepPages} pages in turn`, `${deepPages} pages in turn, --kept-sessions 0`];
 
 async function listLatency(stores) {
   const scenarios = [];
   for (const [count, db] of stores) {
-    // Pages at 200 positions spread over the whole list, none twice in a row: each read from the store.
-    const deep = await distinctPages(db, count);
+    const even = { ...latencyLoad, requests: await pagesInTurn(db, count, evenPages) };
+    const deep = { ...latencyLoad, requests: await pagesInTurn(db, count, deepPages) };
+    const [first, few, kept, cold] = latencyKinds.map((kind) => `${count} sessions|${kind}`);
     scenarios.push(
-      { name: `${count} sessions, first page`, run: () => measureServer(serve(db), '/v1/sessions?limit=50', latencyLoad) },
-      { name: `${count} sessions, deep pages`, run: () => measureServer(serve(db), '/v1/sessions', { ...latencyLoad, requests: deep }) },
+      { name: first, run: () => measureServer(serve(db), '/v1/sessions?limit=50', latencyLoad) },
+      { name: few, run: () => measureServer(serve(db), '/v1/sessions', even) },
+      { name: kept, run: () => measureServer(serve(db), '/v1/sessions', deep) },
+      { name: cold, run: () => measureServer(serve(db, 0), '/v1/sessions', deep) },
     );
   }
   return inTurns(scenarios, (result) => result.meanMs);
@@ -272,7 +180,7 @@ const ms = (value) => value.toFixed(0);
 
 if (parts.has('start-up')) {
   progress('start-up');
-  const starts = await startUps(large);
+  const starts = await startUps({ folder: options.stores, large, count: options.sessions, runs: Number(options.startups) });
   lines.push('', `Start-up, ${options.startups} runs each, median (slowest):`, '');
   lines.push('| server | printed base_url ms | first 200 on health ms | CPU ms until then |', '|---|---:|---:|---:|');
   for (const [name, values] of starts) {
@@ -308,14 +216,14 @@ if (parts.has('latency')) {
   lines.push('', `List latency (limit=50), ${latencyLoad.connections} connections, median of ${rounds} rounds by mean:`, '');
   lines.push('| store | pages | req/s | mean ms | p50 ms | p99 ms | p50 of each round |', '|---|---|---:|---:|---:|---:|---|');
   for (const [name, r] of latencies) {
-    const [count, pages] = name.split(', ');
+    const [count, pages] = name.split('|');
     lines.push(`| ${count} | ${pages} | ${Math.round(r.rps)} | ${r.meanMs.toFixed(2)} | ${r.p50} | ${r.p99} | ${r.each.map((round) => round.p50).join(', ')} |`);
   }
   const ratio = (kind) => {
-    const few = latencies.get(`1000 sessions, ${kind}`);
-    const many = latencies.get(`${options.sessions} sessions, ${kind}`);
+    const few = latencies.get(`1000 sessions|${kind}`);
+    const many = latencies.get(`${options.sessions} sessions|${kind}`);
     return `${kind}: mean ${(many.meanMs / few.meanMs).toFixed(2)}×, p99 ${(many.p99 / Math.max(few.p99, 1)).toFixed(2)}×`;
   };
-  lines.push('', `Latency of ${options.sessions} against 1000 sessions: ${ratio('first page')}; ${ratio('deep pages')}.`);
+  lines.push('', `Latency of ${options.sessions} against 1000 sessions: ${latencyKinds.map(ratio).join('; ')}.`);
 }
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -25,10 +25,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { cpuSeconds, loadNow } from './support/autocannon.mjs';
+import { seededRandom } from './support/seeded-random.mjs';
 import { call, lineup, residentMiB, serve } from './soak/child-server.mjs';
 import { connectionCost } from './soak/connection-cost.mjs';
 import { printReport } from './soak/report.mjs';
-import { kindPicker, kinds, percentile, seededRandom, totalWeight } from './soak/traffic-mix.mjs';
+import { kindPicker, kinds, percentile, totalWeight } from './soak/traffic-mix.mjs';
 
 const { values: options } = parseArgs({
   options: {

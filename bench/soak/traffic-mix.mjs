@@ -1,19 +1,8 @@
 /**
  * The soak's mix of requests: the kinds, their share of the traffic and the statuses each may answer,
- * drawn from a seeded generator so that a run's sequence of requests can be repeated with `--seed`.
+ * drawn from a seeded generator (bench/support/seeded-random.mjs) so that a run's sequence of requests can
+ * be repeated with `--seed`.
  */
-
-/** mulberry32: a small seeded generator. */
-export function seededRandom(start) {
-  let state = start >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** The kinds of request, their share of the traffic and the statuses each may answer. */
 export const kinds = [

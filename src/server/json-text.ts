@@ -1,14 +1,15 @@
 /**
- * Response bodies a handler has already written as JSON text, sent as they are. Listing sessions splices
- * each stored record (JSON text already) into the page: parsing a page of fifty records only to serialise
- * them again was most of the cost of a list (docs/benchmarks.md).
+ * Response bodies a handler has already written as JSON text, sent as they are. A session's answer is its
+ * stored record (JSON text already) with its URLs spliced in, and a list page is those answers copied one
+ * after the other: parsing fifty records only to serialise them again was most of the cost of a list
+ * (docs/benchmarks.md).
  * @module
  */
 
 /**
  * JSON text that encodes a value of type `T` (the type is the handler's promise; the text is not parsed),
- * as a string or as its UTF-8 bytes: a page the server keeps is kept as bytes, outside the JavaScript heap,
- * where the collector need not copy it and Node need not encode it again for each answer.
+ * as a string or as its UTF-8 bytes: the answers the server keeps are kept as bytes, outside the JavaScript
+ * heap, where the collector need not copy them and Node need not encode them again for each answer.
  */
 export class JsonText<T> {
   /** The type of the value the text encodes, for the handler map's types; it does not exist at run time. */

@@ -30,6 +30,8 @@ export interface ServerOptions {
   tier?: Tier;
   /** The credit balance each newly provisioned workspace starts with (default 10,000). */
   startingCredits?: number;
+  /** Sessions kept in memory as answers for reads and lists (default 10,000; `0` reads each from the store). */
+  keptSessions?: number;
   /** Simulated time runs this many times faster (ignored when `clock` is given). */
   timeScale?: number;
   clock?: Clock;
@@ -65,7 +67,7 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const document = loadContract();
-  const store = createStore(options.db ?? ':memory:');
+  const store = createStore(options.db ?? ':memory:', { keptSessions: options.keptSessions });
   const { clock, stop: stopClock }: { clock: Clock; stop(): void } =
     options.clock === undefined ? flooredScaledClock(store, options.timeScale ?? 1) : { clock: options.clock, stop: () => undefined };
   let baseUrl = '';

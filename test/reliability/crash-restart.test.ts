@@ -23,7 +23,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { seededRandom, startChildServer, type ChildServer } from './child-server.js';
+import { seededRandom } from '../../bench/support/seeded-random.mjs';
+import { startChildServer, type ChildServer } from './child-server.js';
 
 const seed = Number(process.env['BOARDKIT_CRASH_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
 /** The traffic's choices, and apart from them the kill times, so that the kills fall alike on a rerun. */

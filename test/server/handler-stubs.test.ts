@@ -3,10 +3,14 @@
  * contract with one more operation, bundled and typed, the handler map no longer compiles; the stub the
  * generator writes compiles, completes the map, and holds the operation's type, so a body that returns an
  * undocumented response does not compile. At run time a stub answers 501, which response checking reports.
+ *
+ * The regenerated types and the modules written for the new operation go to a scratch folder, never into the
+ * package; the compiler reads the package's own sources with those files laid over them, under the package's
+ * compiler options, so only the files the handler map reaches are read and nothing of `src/` is copied.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderArtefacts, writeArtefacts } from '../../src/bundle/index.js';
@@ -45,38 +49,79 @@ const newPath = `get:
       $ref: ../components/responses/NotFound.yaml
 `;
 
-let copy: string;
+let scratch: string;
 let stub: HandlerStub;
 let diagnostics: ts.Diagnostic[];
 
-/** The compile errors of one file of the copy, as `line: message`. */
+/** The compile errors of one file of the package, as `line: message`. */
 function errorsIn(file: string): string[] {
   return diagnostics
-    .filter((diagnostic) => diagnostic.file !== undefined && relative(copy, diagnostic.file.fileName) === file)
+    .filter((diagnostic) => diagnostic.file !== undefined && relative(packageRoot, diagnostic.file.fileName) === file)
     .map((diagnostic) => {
       const { line } = ts.getLineAndCharacterOfPosition(diagnostic.file as ts.SourceFile, diagnostic.start ?? 0);
       return `${line + 1}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`;
     });
 }
 
+/** A file name as the compiler gives it to its host: absolute, with forward slashes. */
+function compilerPath(file: string): string {
+  return file.split(sep).join('/');
+}
+
+/**
+ * The options `tsc --noEmit -p .` checks the package with, so the stub is held to the same rules (a value
+ * import of a type fails under `verbatimModuleSyntax`), and with the same `lib` (no DOM to read).
+ */
+function packageCompilerOptions(): ts.CompilerOptions {
+  const configFile = join(packageRoot, 'tsconfig.json');
+  const { config, error } = ts.readConfigFile(configFile, (file) => ts.sys.readFile(file));
+  if (error !== undefined) {
+    throw new Error(ts.flattenDiagnosticMessageText(error.messageText, ' '));
+  }
+  return { ...ts.parseJsonConfigFileContent(config, ts.sys, packageRoot, undefined, configFile).options, noEmit: true };
+}
+
+/**
+ * The package's `src/` with every file under `overlay` (a folder laid out like `src/`) read in place of, or
+ * beside, the package's own: the package as it is once `boardkit bundle` and `boardkit scaffold-handlers`
+ * have written into it, without writing into it.
+ */
+function overlaidHost(options: ts.CompilerOptions, overlay: string): ts.CompilerHost {
+  const texts = new Map<string, string>();
+  for (const name of readdirSync(overlay, { recursive: true, encoding: 'utf8' })) {
+    const file = join(overlay, name);
+    if (statSync(file).isFile()) {
+      texts.set(compilerPath(join(packageRoot, 'src', name)), readFileSync(file, 'utf8'));
+    }
+  }
+  const host = ts.createCompilerHost(options);
+  return {
+    ...host,
+    fileExists: (file) => texts.has(file) || host.fileExists(file),
+    readFile: (file) => texts.get(file) ?? host.readFile(file),
+    getSourceFile: (file, languageVersion, onError, shouldCreateNewSourceFile) => {
+      const text = texts.get(file);
+      return text === undefined
+        ? host.getSourceFile(file, languageVersion, onError, shouldCreateNewSourceFile)
+        : ts.createSourceFile(file, text, languageVersion);
+    },
+  };
+}
+
 beforeAll(async () => {
-  copy = mkdtempSync(join(tmpdir(), 'boardkit-stubs-'));
-  cpSync(join(packageRoot, 'openapi'), join(copy, 'openapi'), { recursive: true, filter: (source) => !source.includes(`${join('openapi', 'dist')}`) });
-  cpSync(join(packageRoot, 'src'), join(copy, 'src'), { recursive: true });
-  symlinkSync(join(packageRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  // The sources are ES modules (`import.meta`), as the package says.
-  writeFileSync(join(copy, 'package.json'), JSON.stringify({ name: 'boardkit-copy', type: 'module' }));
-  writeFileSync(join(copy, 'openapi', 'paths', 'v1_sessions_{id}_tags.yaml'), newPath);
-  const root = join(copy, 'openapi', 'openapi.yaml');
+  scratch = mkdtempSync(join(tmpdir(), 'boardkit-stubs-'));
+  cpSync(join(packageRoot, 'openapi'), join(scratch, 'openapi'), { recursive: true, filter: (source) => !source.includes(`${join('openapi', 'dist')}`) });
+  writeFileSync(join(scratch, 'openapi', 'paths', 'v1_sessions_{id}_tags.yaml'), newPath);
+  const root = join(scratch, 'openapi', 'openapi.yaml');
   const text = readFileSync(root, 'utf8');
   writeFileSync(root, text.replace(/^paths:\n/m, 'paths:\n  /v1/sessions/{id}/tags:\n    $ref: paths/v1_sessions_{id}_tags.yaml\n'));
-  await writeArtefacts(await renderArtefacts({ root }), copy);
+  await writeArtefacts(await renderArtefacts({ root }), scratch);
 
-  const document = loadContract(join(copy, 'openapi', 'dist', 'openapi.json'));
+  const document = loadContract(join(scratch, 'openapi', 'dist', 'openapi.json'));
   const stubs = handlerStubs(document, new Set(Object.keys(handlers)));
   expect(stubs.map((each) => each.operationId)).toEqual(['listSessionTags']);
   stub = stubs[0] as HandlerStub;
-  const folder = join(copy, 'src', 'server', 'handlers');
+  const folder = join(scratch, 'src', 'server', 'handlers');
   expect((await writeHandlerStubs(stubs, folder)).written).toHaveLength(1);
   expect((await writeHandlerStubs(stubs, folder)).kept).toHaveLength(1);
 
@@ -97,22 +142,13 @@ beforeAll(async () => {
   for (const [name, lines] of Object.entries(files)) {
     writeFileSync(join(folder, name), `${lines.join('\n')}\n`);
   }
-  const options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    types: ['node'],
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    skipLibCheck: true,
-    noEmit: true,
-  };
-  const roots = ['index.ts', stub.file, ...Object.keys(files)].map((name) => join(folder, name));
-  diagnostics = [...ts.getPreEmitDiagnostics(ts.createProgram(roots, options))];
+  const options = packageCompilerOptions();
+  const roots = ['index.ts', stub.file, ...Object.keys(files)].map((name) => join(packageRoot, 'src', 'server', 'handlers', name));
+  diagnostics = [...ts.getPreEmitDiagnostics(ts.createProgram(roots, options, overlaidHost(options, join(scratch, 'src'))))];
 }, 120_000);
 
 afterAll(() => {
-  rmSync(copy, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 describe('a new operation', () => {

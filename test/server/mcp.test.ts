@@ -7,6 +7,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { consultTool } from '../../src/server/mcp/consult-tool.js';
 import { getJson, lineupStart, startSession, startTestServer, type TestServer } from './harness.js';
@@ -108,6 +109,26 @@ describe('the MCP endpoint', () => {
     const deep = await server.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '['.repeat(100_000) });
     expect(deep.status).toBe(400);
     expect(await deep.json()).toMatchObject({ type: expect.stringMatching(/\/invalid-request$/), detail: expect.stringMatching(/nests/) });
+  });
+
+  test('a request without a usable Host header is a 400 problem, not the transport\'s bare 400', async () => {
+    const { port } = new URL(server.baseUrl);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    // HTTP/1.0 lets a request leave Host out; fetch always sends one, so the request is written by hand.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = createConnection({ host: '127.0.0.1', port: Number(port) }, () => {
+        socket.end(
+          `POST /mcp HTTP/1.0\r\nAuthorization: Bearer ${server.key}\r\nContent-Type: application/json\r\n` +
+            `Accept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+      });
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8'))).on('error', reject);
+    });
+    const [head = '', payload = ''] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head.toLowerCase()).toContain('content-type: application/problem+json');
+    expect(JSON.parse(payload)).toMatchObject({ status: 400, type: expect.stringMatching(/\/invalid-request$/), detail: expect.stringMatching(/Host/) });
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { nextMillisecond } from '../support/next-millisecond.js';
 import { getJson, startSession, startTestServer, storedSession, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -87,8 +88,8 @@ describe('sessions, newest first', () => {
   });
 });
 
-// The server keeps pages as sent until a session is written (docs/decisions.md); a list must still
-// show every session as it is now.
+// The server keeps each session's answer until the session is written (docs/decisions.md); a list and
+// a read must still show every session as it is now.
 describe('pages show the sessions as they are now', () => {
   const listed = async (id: string) => (await getJson<Page>(server, '/v1/sessions?limit=100')).items.find((item) => item.id === id);
 
@@ -118,16 +119,60 @@ describe('pages show the sessions as they are now', () => {
     expect(await listed(id)).toBeUndefined();
   });
 
-  test("another process's write to the store shows on the next list", async () => {
+  test("another process's write to the store shows on the next list and the next read", async () => {
     const id = await startSession(server);
     expect(await listed(id)).toMatchObject({ title: 'Raise the Team plan price by 12%' });
+    expect(await getJson(server, `/v1/sessions/${id}`)).toMatchObject({ title: 'Raise the Team plan price by 12%' });
     const other = new Database(server.dbFile);
     try {
       other.prepare("UPDATE sessions SET record = json_set(record, '$.title', 'Renamed elsewhere') WHERE id = ?").run(id);
     } finally {
       other.close();
     }
+    await nextMillisecond();
     expect(await listed(id)).toMatchObject({ title: 'Renamed elsewhere' });
+    expect(await getJson(server, `/v1/sessions/${id}`)).toMatchObject({ title: 'Renamed elsewhere' });
+  });
+
+  test('a session kept for one workspace is still a 404 for another', async () => {
+    const id = await startSession(server);
+    expect(await getJson(server, `/v1/sessions/${id}`)).toMatchObject({ id });
+    const other = await server.request(`/v1/sessions/${id}`, { key: server.otherKey });
+    expect(other.status).toBe(404);
+    expect(other.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    await other.arrayBuffer();
+  });
+});
+
+describe('with no session kept in memory (`--kept-sessions 0`)', () => {
+  test('every page is read from the store, the same as kept answers, and shows each write', async () => {
+    const cold = await startTestServer({ keptSessions: 0 });
+    try {
+      const ids: string[] = [];
+      for (let index = 0; index < 5; index += 1) {
+        ids.push(await startSession(cold));
+        cold.clock.advance(1);
+      }
+      const pages: Page[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Page = await getJson<Page>(cold, `/v1/sessions?limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+        pages.push(page);
+        cursor = page.next_cursor;
+      } while (cursor !== null);
+      const listed = pages.flatMap((page) => page.items);
+      expect(listed.map((item) => item.id)).toEqual([...ids].reverse());
+      for (const item of listed) {
+        expect(item).toEqual(await getJson(cold, `/v1/sessions/${item.id}`));
+      }
+      const updated = await cold.request(`/v1/sessions/${ids[0] as string}`, { method: 'PATCH', json: { title: 'Renamed' } });
+      expect(updated.status).toBe(200);
+      await updated.arrayBuffer();
+      const last = await getJson<Page>(cold, '/v1/sessions?limit=5');
+      expect(last.items.at(-1)).toMatchObject({ id: ids[0], title: 'Renamed' });
+    } finally {
+      await cold.stop();
+    }
   });
 });
 

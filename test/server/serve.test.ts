@@ -152,6 +152,9 @@ describe('boardkit serve', () => {
     const badCredits = await run('--credits', '1.5');
     expect(badCredits.code).not.toBe(0);
     expect(badCredits.stderr).toMatch(/whole number of credits/);
+    const badKept = await run('--kept-sessions', '-1');
+    expect(badKept.code).not.toBe(0);
+    expect(badKept.stderr).toMatch(/whole number of sessions/);
     const badTier = await run('--tier', 'platinum');
     expect(badTier.code).not.toBe(0);
     expect(badTier.stderr).toMatch(/platinum/);

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { startingCredits } from '../../server/provisioning.js';
+import { defaultKeptSessions } from '../../server/store/session-answers.js';
 import { tiers, type Tier } from '../../server/store/workspaces.js';
 import { runUntilStopped } from '../serving.js';
 
@@ -17,6 +18,7 @@ interface ServeOptions {
   apiKey: string[];
   tier: Tier;
   credits: number;
+  keptSessions: number;
   timeScale: number;
   allowPrivateWebhookUrls: boolean;
   allowLoopbackWebhooks: boolean;
@@ -50,6 +52,15 @@ function parseCredits(value: string): number {
   return credits;
 }
 
+/** A count of sessions to keep in memory: a whole number from 0. */
+function parseKeptSessions(value: string): number {
+  const count = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(count)) {
+    throw new InvalidArgumentError('expected a whole number of sessions from 0');
+  }
+  return count;
+}
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
@@ -63,6 +74,12 @@ export function serveCommand(): Command {
     .option('--api-key <key>', 'provision this key in its own workspace (repeatable; sk_test_… or sk_live_…)', collect, [])
     .addOption(new Option('--tier <tier>', 'tier of the provisioned workspaces').choices([...tiers]).default('ultra'))
     .option('--credits <n>', 'starting credit balance of each workspace this start provisions', parseCredits, startingCredits)
+    .option(
+      '--kept-sessions <n>',
+      'sessions kept in memory as answers for reads and lists (about 1.5 KB each; 0 reads every one from the store)',
+      parseKeptSessions,
+      defaultKeptSessions,
+    )
     .option('--time-scale <n>', 'run simulated time n times faster (debates, retries, rate-limit and 24 h windows)', parseTimeScale, 1)
     .option('--allow-private-webhook-urls', 'deliver webhooks to loopback and private addresses (local testing only)', false)
     .option('--allow-loopback-webhooks', 'deliver webhooks to loopback addresses, other private ones still refused (local testing only)', false)
@@ -84,6 +101,7 @@ export function serveCommand(): Command {
         apiKeys: options.apiKey,
         tier: options.tier,
         startingCredits: options.credits,
+        keptSessions: options.keptSessions,
         timeScale: options.timeScale,
         allowPrivateWebhookUrls: options.allowPrivateWebhookUrls,
         allowLoopbackWebhookUrls: options.allowLoopbackWebhooks,

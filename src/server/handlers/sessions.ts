@@ -8,12 +8,14 @@ import { isoAt, sleep } from '../clock.js';
 import type { Handler } from '../handler-types.js';
 import { newId } from '../ids.js';
 import { JsonText } from '../json-text.js';
-import { defaultPageLimit, keysetAfter, keysetPage } from '../pagination.js';
+import { defaultPageLimit, keysetAfter } from '../pagination.js';
 import { notFound, ProblemError } from '../problems.js';
 import { insufficientCredits, spend } from '../sessions/credits.js';
 import { assertDeletable } from '../sessions/lifecycle.js';
 import { reconcile } from '../sessions/publish.js';
-import { newSession, requireSession, resourceJson, sessionUrls, toResource } from '../sessions/resource.js';
+import { newSession, requireSession, sessionUrls, toResource } from '../sessions/resource.js';
+import type { Services } from '../services.js';
+import type { SessionAnswer } from '../store/session-answers.js';
 import type { StoredSession } from '../store/sessions.js';
 
 /** Metadata may hold at most 20 keys (schema `Metadata`, after Stripe). */
@@ -137,30 +139,47 @@ export const getSession: Handler<'getSession'> = (request, context) => {
   }
   // A read without a wait sends the stored record as it is: parsing it (and its plan) only to
   // serialise it again was a fifteenth of the cost of the read (docs/benchmarks.md).
-  const recordJson = services.store.sessions.recordJson(context.workspace.id, id);
-  if (recordJson === undefined) {
+  const json = services.store.sessions.answer(context.workspace.id, id, sessionsUrl(services));
+  if (json === undefined) {
     throw notFound(`Session ${id}`);
   }
-  return { status: 200, body: new JsonText(resourceJson(services, id, recordJson)) };
+  return { status: 200, body: new JsonText(json) };
 };
 
 export const listSessions: Handler<'listSessions'> = ({ query }, { services, workspace }) => {
   const list = `sessions:${workspace.id}`;
   const limit = query.limit ?? defaultPageLimit;
-  const render = (): string => {
-    const after = keysetAfter(services.cursors, list, query.cursor);
-    const rows = services.store.sessions.list(workspace.id, after, limit + 1);
-    const page = keysetPage(services.cursors, list, rows, limit, (row) => ({ createdAt: row.createdAt, id: row.id }), (row) =>
-      resourceJson(services, row.id, row.recordJson),
-    );
-    // The page as `JSON.stringify` would write it, from records that are never parsed.
-    return `{"items":[${page.items.join(',')}],"next_cursor":${JSON.stringify(page.next_cursor)}}`;
-  };
-  // The page as last sent, until any session is written (src/server/store/sessions.ts); the URLs in it
-  // depend on where the server is reached, so that is part of the key.
-  const key = `${services.baseUrl()} ${workspace.id} ${limit} ${query.cursor ?? ''}`;
-  return { status: 200, body: new JsonText(services.store.sessions.page(key, render)) };
+  const after = keysetAfter(services.cursors, list, query.cursor);
+  const { items, more } = services.store.sessions.listPage(workspace.id, after, limit, sessionsUrl(services));
+  const last = items.at(-1);
+  let nextCursor: string | null = null;
+  if (more && last !== undefined) {
+    nextCursor = last.cursorAfter ??= services.cursors.encode(list, { createdAt: last.createdAt, id: last.id });
+  }
+  return { status: 200, body: new JsonText(pageJson(items, nextCursor)) };
 };
+
+const pageOpening = Buffer.from('{"items":[');
+
+/** A page as `JSON.stringify` writes a `Page`: the kept answers' bytes copied once, in one buffer. */
+function pageJson(items: SessionAnswer[], nextCursor: string | null): Buffer {
+  const closing = Buffer.from(`],"next_cursor":${JSON.stringify(nextCursor)}}`);
+  const parts: Buffer[] = [pageOpening];
+  let length = pageOpening.length + closing.length;
+  items.forEach(({ listed }, index) => {
+    // Each answer starts with the comma that separates it from the one before.
+    const part = index === 0 ? listed.subarray(1) : listed;
+    parts.push(part);
+    length += part.length;
+  });
+  parts.push(closing);
+  return Buffer.concat(parts, length);
+}
+
+/** `{base_url}/v1/sessions/` as JSON text (escaped, unquoted), for the session store's answers. */
+function sessionsUrl(services: Services): string {
+  return JSON.stringify(`${services.baseUrl()}/v1/sessions/`).slice(1, -1);
+}
 
 export const updateSession: Handler<'updateSession'> = ({ path, body }, context) => {
   const { services } = context;

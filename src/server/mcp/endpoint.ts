@@ -15,7 +15,7 @@ import { apiVersionHeader } from '../api-version.js';
 import { authenticate, requireTier } from '../auth.js';
 import type { Principal } from '../context.js';
 import { parseJsonBody } from '../json-body.js';
-import { ProblemError, problemMediaType } from '../problems.js';
+import { ProblemError } from '../problems.js';
 import { stateOf } from '../request-state.js';
 import type { Services } from '../services.js';
 import { consultTool, type ConsultTool } from './consult-tool.js';
@@ -50,7 +50,19 @@ function jsonBody(request: FastifyRequest): unknown {
   return parseJsonBody(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
 }
 
+/**
+ * The MCP transport's HTTP adapter builds the request's URL from `Host` and answers a bare `400` without a
+ * body when it cannot: a request without a usable `Host` (RFC 9112 section 3.2) is refused here instead,
+ * with a problem, before it is counted against a bucket.
+ */
+function requireUsableHost(request: FastifyRequest): void {
+  if (!URL.canParse(`http://${request.headers.host ?? ''}/`)) {
+    throw new ProblemError(400, 'An MCP request needs a Host header naming this server (RFC 9112 section 3.2).');
+  }
+}
+
 async function handlePost(services: Services, tool: ConsultTool, checks: ToolCallChecks, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  requireUsableHost(request);
   const principal = authenticate(services, request.headers.authorization);
   const apiVersion = services.versions.negotiate(request.headers[apiVersionHeader.toLowerCase()], principal.workspace.apiVersion);
   const state = stateOf(request);
@@ -83,15 +95,13 @@ async function handlePost(services: Services, tool: ConsultTool, checks: ToolCal
     await server.connect(transport);
     await transport.handleRequest(request.raw, reply.raw, body);
   } catch (error) {
-    // The reply is hijacked, so Fastify's error handler cannot answer: answer the problem here, or end a
-    // response already under way, rather than leave the client waiting for a socket timeout.
+    // The SDK's HTTP adapter answers every failure it meets itself, so this is a guard against a future
+    // version that does not: the reply is hijacked, Fastify's error handler cannot answer, and a socket
+    // left open would keep the client waiting until it times out.
     checks.onError?.(error);
-    if (reply.raw.headersSent) {
+    if (!reply.raw.writableFinished) {
       reply.raw.destroy();
-      return;
     }
-    const problem = services.problems.body(500, 'The consult turn could not be served.', {}, request.url);
-    reply.raw.writeHead(500, { 'content-type': problemMediaType }).end(JSON.stringify(problem));
   }
 }
 

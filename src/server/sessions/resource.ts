@@ -19,16 +19,6 @@ export function toResource(services: Services, session: StoredSession): Session 
   return { ...session, ...sessionUrls(services.baseUrl(), session.id) };
 }
 
-/**
- * `toResource` on a record still in its stored JSON text (a list splices fifty of them): the URLs go in
- * before the closing brace, where `JSON.stringify` puts the spread's last members, so the text is the same.
- */
-export function resourceJson(services: Services, id: string, recordJson: string): string {
-  // The session's URL as a JSON string without its closing quote; the two suffixes need no escaping.
-  const base = JSON.stringify(`${services.baseUrl()}/v1/sessions/${id}`).slice(0, -1);
-  return `${recordJson.slice(0, -1)},"events_url":${base}/events","outcomes_url":${base}/outcomes"}`;
-}
-
 /** The caller's session; a missing, deleted or other workspace's session is `404 not-found`. */
 export function requireSession(context: HandlerContext, id: string): SessionRow {
   const row = context.services.store.sessions.get(context.workspace.id, id);

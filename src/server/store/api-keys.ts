@@ -9,7 +9,7 @@
  * keys are scoped per environment and per workspace). Test and live data live in separate workspaces.
  * @module
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { newId, randomAlphanumeric } from '../ids.js';
 import type { SqliteDatabase } from './database.js';
 import { readCache } from './read-cache.js';
@@ -44,7 +44,8 @@ const fromRow = (row: KeyRow): ApiKey => ({
 });
 
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  // The one-shot form: half the cost of a `Hash` object, on every authenticated request.
+  return hash('sha256', secret);
 }
 
 /** `sk_test_…` → `{prefix: 'sk', environment: 'test'}`, or `undefined` for a string that is not a key. */
@@ -102,9 +103,9 @@ export function apiKeyStore(db: SqliteDatabase) {
 
   /** The key a secret names, whether or not it is still valid. */
   function lookup(secret: string): ApiKey | undefined {
-    const hash = hashSecret(secret);
-    return cache.get(hash, () => {
-      const row = byHash.get(hash);
+    const digest = hashSecret(secret);
+    return cache.get(digest, () => {
+      const row = byHash.get(digest);
       return row === undefined ? undefined : fromRow(row);
     });
   }

@@ -23,7 +23,12 @@ import { streamEventStore } from './stream-events.js';
 import { webhookSubscriptionStore } from './webhook-subscriptions.js';
 import { workspaceStore } from './workspaces.js';
 
-export function createStore(database: SqliteDatabase | string) {
+export interface StoreOptions {
+  /** Sessions kept in memory as answers (src/server/store/session-answers.ts); `0` keeps none. */
+  keptSessions?: number;
+}
+
+export function createStore(database: SqliteDatabase | string, options: StoreOptions = {}) {
   const db = typeof database === 'string' ? openDatabase(database) : prepareDatabase(database);
   return {
     db,
@@ -33,7 +38,7 @@ export function createStore(database: SqliteDatabase | string) {
     idempotency: idempotencyStore(db),
     rateLimits: rateLimitStore(db),
     credits: creditStore(db),
-    sessions: sessionStore(db),
+    sessions: sessionStore(db, options.keptSessions),
     streamEvents: streamEventStore(db),
     messages: sessionMessageStore(db),
     outcomes: outcomeStore(db),

@@ -6,8 +6,9 @@
  */
 import type { components } from '../../generated/openapi.js';
 import type { Keyset } from '../pagination.js';
+import type Database from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
-import { readCache } from './read-cache.js';
+import { sessionAnswer, sessionAnswers, type SessionAnswer } from './session-answers.js';
 
 export type Session = components['schemas']['Session'];
 export type Plan = components['schemas']['Plan'];
@@ -49,11 +50,10 @@ export interface SessionRow {
   apiKeyId: string | null;
 }
 
-/** A session as a list shows it: its position, and its record as the JSON text stored (not parsed). */
-export interface ListedSession {
-  id: string;
-  createdAt: number;
-  recordJson: string;
+/** A page of the list: its sessions as answers send them, and whether another page follows. */
+export interface ListedPage {
+  items: SessionAnswer[];
+  more: boolean;
 }
 
 interface Row {
@@ -80,25 +80,39 @@ const fromRow = (row: Row): SessionRow => ({
   apiKeyId: row.api_key_id,
 });
 
-export function sessionStore(db: SqliteDatabase) {
+export function sessionStore(db: SqliteDatabase, keptSessions?: number) {
   const insert = db.prepare(
     'INSERT INTO sessions (id, workspace_id, record, plan, created_at, api_key_id) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const setSynthesis = db.prepare('UPDATE sessions SET synthesis = ? WHERE id = ?');
   const byId = db.prepare<[string], Row>('SELECT * FROM sessions WHERE id = ?');
-  const recordById = db.prepare<[string], [string, string]>('SELECT workspace_id, record FROM sessions WHERE id = ?').raw();
+  const recordById = db.prepare<[string], [string, string, number]>('SELECT workspace_id, record, created_at FROM sessions WHERE id = ?').raw();
   const update = db.prepare('UPDATE sessions SET record = ? WHERE id = ?');
   const setRun = db.prepare('UPDATE sessions SET run = ?, next_step_at = ? WHERE id = ?');
   // The row value comparison lets SQLite seek the index to the cursor's position, so a page deep in a
   // million sessions costs what the first page costs; `created_at < ? OR (created_at = ? AND id < ?)`
   // walked the index from the newest session to the position (SQLite "Row Values").
-  // Rows as arrays (`raw`): an object per row cost better-sqlite3 the column names again for every row.
-  const page = db
-    .prepare<[string, number, string, number], [string, number, string]>(
-      `SELECT id, created_at, record FROM sessions WHERE workspace_id = ? AND (created_at, id) < (?, ?)
-       ORDER BY created_at DESC, id DESC LIMIT ?`,
-    )
-    .raw();
+  const after = 'workspace_id = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT';
+  // The page's ids from the index alone, joined by SQLite into one value: better-sqlite3 costs about as
+  // much per row returned as SQLite costs to find it. An aggregate over an ordered subquery reads its rows
+  // in that order (the subquery is not flattened into it: SQLite "Query Flattening", restriction 16);
+  // test/server/pagination.test.ts holds it to that. The limit is written into the statement, one
+  // statement per limit asked for: a parameter in the subquery's LIMIT made SQLite compile the statement
+  // again on every run (a bound value it may plan with expires the statement when bound).
+  const pageIdStatements = new Map<number, Database.Statement<[string, number, string], string | null>>();
+  const pageIds = (count: number) => {
+    let statement = pageIdStatements.get(count);
+    if (statement === undefined) {
+      statement = db
+        .prepare<[string, number, string], string | null>(
+          `SELECT group_concat(id, ' ') FROM (SELECT id FROM sessions WHERE ${after} ${Math.trunc(count)})`,
+        )
+        .pluck();
+      pageIdStatements.set(count, statement);
+    }
+    return statement;
+  };
+  const pageRows = db.prepare<[string, number, string, number], [string, number, string]>(`SELECT id, created_at, record FROM sessions WHERE ${after} ?`).raw();
   // A run in progress always has its next step's due time (`setRun`), so the partial index on
   // `next_step_at` finds them without reading every session at start-up.
   const withRuns = db.prepare<[], Row>('SELECT * FROM sessions WHERE next_step_at IS NOT NULL ORDER BY next_step_at');
@@ -110,35 +124,21 @@ export function sessionStore(db: SqliteDatabase) {
     removals.forEach((statement) => statement.run(id));
     remove.run(id);
   });
-  // Pages of the list as sent (UTF-8), cleared on every write of a record below (a list shows records
-  // only) and on any commit by another process. Reading fifty records from SQLite and joining them was
-  // most of a list's cost (docs/benchmarks.md, docs/decisions.md). 100 pages of 100 records: < 20 MB.
-  const pages = readCache<Buffer>(db, { capacity: 100, checkEveryRead: true });
-  // A page is kept when it is asked for again within the next 100 pages asked for: encoding and keeping
-  // every page of a client paging through once made each of those answers a third dearer in CPU (the
-  // collector's threads; docs/benchmarks.md). Which pages were asked for decides only what is kept, never
-  // what is sent, so it needs no clearing on a write.
-  const asked = new Set<string>();
+  const answers = sessionAnswers(db, keptSessions);
+
+  /** A page with a session not kept: all its records read from the store, and kept. */
+  function readPage(workspaceId: string, position: Keyset, limit: number, sessionsUrl: string): ListedPage {
+    const rows = pageRows.all(workspaceId, position.createdAt, position.id, limit + 1);
+    const items = rows.slice(0, limit).map(([id, createdAt, recordJson]) => {
+      const answer = sessionAnswer(id, workspaceId, createdAt, recordJson, sessionsUrl);
+      answers.keep(answer);
+      return answer;
+    });
+    return { items, more: rows.length > limit };
+  }
 
   return {
-    /** The page `key` names: as kept, or as `render` writes it now from the store. */
-    page(key: string, render: () => string): string | Buffer {
-      let text: string | undefined;
-      const kept = pages.get(key, () => {
-        text = render();
-        if (asked.has(key)) {
-          return Buffer.from(text);
-        }
-        if (asked.size >= 100) {
-          asked.clear();
-        }
-        asked.add(key);
-        return undefined;
-      });
-      return kept ?? (text as string);
-    },
     insert(workspaceId: string, session: StoredSession, plan: Plan, createdAt: number, apiKeyId: string | null): void {
-      pages.clear();
       insert.run(session.id, workspaceId, JSON.stringify(session), JSON.stringify(plan), createdAt, apiKeyId);
     },
     setSynthesis(id: string, synthesis: string): void {
@@ -149,34 +149,56 @@ export function sessionStore(db: SqliteDatabase) {
       const row = byId.get(id);
       return row === undefined || row.workspace_id !== workspaceId ? undefined : fromRow(row);
     },
-    /** `get`'s session as its stored JSON text, not parsed (a read sends it as it is: src/server/json-text.ts). */
-    recordJson(workspaceId: string, id: string): string | undefined {
-      const row = recordById.get(id);
-      return row === undefined || row[0] !== workspaceId ? undefined : row[1];
+    /**
+     * `get`'s session as `GET /v1/sessions/{id}` sends it (UTF-8), from its stored JSON text, never parsed
+     * (src/server/store/session-answers.ts); `sessionsUrl` as `sessionAnswer` takes it.
+     */
+    answer(workspaceId: string, id: string, sessionsUrl: string): Buffer | undefined {
+      answers.read(sessionsUrl);
+      let answer = answers.get(id);
+      if (answer === undefined) {
+        const row = recordById.get(id);
+        if (row === undefined) {
+          return undefined;
+        }
+        answer = sessionAnswer(id, row[0], row[2], row[1], sessionsUrl);
+        answers.keep(answer);
+      }
+      return answer.workspaceId === workspaceId ? answer.listed.subarray(1) : undefined;
     },
     getAny(id: string): SessionRow | undefined {
       const row = byId.get(id);
       return row === undefined ? undefined : fromRow(row);
     },
     update(session: StoredSession): void {
-      pages.clear();
+      answers.forget(session.id);
       update.run(JSON.stringify(session), session.id);
     },
     /** Records the run driver's state; a run (not `null`) comes with the due time of its next step. */
     setRun(id: string, run: unknown, nextStepAt: number | null): void {
       setRun.run(run === null ? null : JSON.stringify(run), nextStepAt, id);
     },
-    list(workspaceId: string, after: Keyset | undefined, limit: number): ListedSession[] {
+    /** The page of at most `limit` sessions after `after` (from the newest when `undefined`). */
+    listPage(workspaceId: string, after: Keyset | undefined, limit: number, sessionsUrl: string): ListedPage {
+      answers.read(sessionsUrl);
       const position = after ?? { createdAt: Number.MAX_SAFE_INTEGER, id: '' };
-      return page
-        .all(workspaceId, position.createdAt, position.id, limit)
-        .map(([id, createdAt, recordJson]) => ({ id, createdAt, recordJson }));
+      const ids = pageIds(limit + 1).get(workspaceId, position.createdAt, position.id)?.split(' ') ?? [];
+      const shown = Math.min(ids.length, limit);
+      const items: SessionAnswer[] = new Array(shown);
+      for (let index = 0; index < shown; index += 1) {
+        const answer = answers.get(ids[index] as string);
+        if (answer === undefined) {
+          return readPage(workspaceId, position, limit, sessionsUrl);
+        }
+        items[index] = answer;
+      }
+      return { items, more: ids.length > limit };
     },
     /** Sessions whose run is in progress, for the driver to resume after a restart. */
     withRuns: (): SessionRow[] => withRuns.all().map(fromRow),
     /** Deletes a session with its messages, outcomes, decisions, share links and streams. */
     remove: (id: string): void => {
-      pages.clear();
+      answers.forget(id);
       removeWithRecords(id);
     },
   };

@@ -11,6 +11,24 @@ const recordingLagMs = 1_000;
 
 const copyOf = (response: FaultResponse): FaultResponse => ({ ...response, headers: { ...response.headers } });
 
+/**
+ * Remembers a successful response per Idempotency-Key alone (not per body, not per workspace) and answers
+ * any later request carrying that key with it. `keep` says which success of a key is remembered: the
+ * first, or the latest. `slot` keeps each fault's memory apart when several are on at once.
+ */
+const answerPerKey = (slot: string, keep: 'first' | 'latest'): Pick<Fault, 'answer' | 'response'> => ({
+  answer: (request, state) => {
+    const key = request.headers['idempotency-key'];
+    return key === undefined ? undefined : (state.memory.get(`${slot} ${key}`) as FaultResponse | undefined);
+  },
+  response(request, response, state) {
+    const key = request.headers['idempotency-key'];
+    if (key !== undefined && response.status < 300 && (keep === 'latest' || !state.memory.has(`${slot} ${key}`))) {
+      state.memory.set(`${slot} ${key}`, copyOf(response));
+    }
+  },
+});
+
 export const idempotencyFaults: Fault[] = [
   {
     name: 'idempotency-key-refused',
@@ -26,16 +44,7 @@ export const idempotencyFaults: Fault[] = [
     name: 'idempotency-no-conflict',
     breaks: ['IDEM-003'],
     // A conflicting reuse is answered with the first response, as if the body were the same.
-    answer: (request, state) => {
-      const key = request.headers['idempotency-key'];
-      return key === undefined ? undefined : (state.memory.get(`first ${key}`) as FaultResponse | undefined);
-    },
-    response(request, response, state) {
-      const key = request.headers['idempotency-key'];
-      if (key !== undefined && response.status < 300 && !state.memory.has(`first ${key}`)) {
-        state.memory.set(`first ${key}`, copyOf(response));
-      }
-    },
+    ...answerPerKey('first', 'first'),
   },
   {
     name: 'idempotency-race',
@@ -58,16 +67,8 @@ export const idempotencyFaults: Fault[] = [
   {
     name: 'idempotency-global-keys',
     breaks: ['IDEM-005'],
-    answer: (request, state) => {
-      const key = request.headers['idempotency-key'];
-      return key === undefined ? undefined : (state.memory.get(`global ${key}`) as FaultResponse | undefined);
-    },
-    response(request, response, state) {
-      const key = request.headers['idempotency-key'];
-      if (key !== undefined && response.status < 300) {
-        state.memory.set(`global ${key}`, copyOf(response));
-      }
-    },
+    // A key used in one workspace replays that workspace's response in another.
+    ...answerPerKey('global', 'latest'),
   },
   {
     name: 'idempotency-no-replay-header',
