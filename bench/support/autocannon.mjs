@@ -6,34 +6,19 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect, createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+// The kit's own port helpers, as built into lib/ (every bench starts with `npm run build`).
+import { canConnect, freePort } from '../../lib/src/mock/prism.js';
+
+export { freePort };
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export function freePort() {
-  return new Promise((done, fail) => {
-    const server = createServer().once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
-
-export function accepts(port) {
-  return new Promise((done) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.once('error', () => done(false));
-  });
-}
+/** Whether a server accepts connections on 127.0.0.1:`port` now. */
+export const accepts = (port) => canConnect('127.0.0.1', port);
 
 const onLinux = existsSync('/proc/self/stat');
 const clockTicks = onLinux ? Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) : 0;

@@ -77,7 +77,8 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-function canConnect(host: string, port: number): Promise<boolean> {
+/** Whether `host:port` accepts a TCP connection now. */
+export function canConnect(host: string, port: number): Promise<boolean> {
   return new Promise((done) => {
     const socket = connect({ host, port });
     socket.once('connect', () => {

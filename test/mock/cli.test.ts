@@ -4,11 +4,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../src/contract/paths.js';
-import { freePort } from '../../src/mock/prism.js';
+import { canConnect, freePort } from '../../src/mock/prism.js';
 import { bearer } from './requests.js';
 
 interface Launched {
@@ -47,17 +47,6 @@ function waitForOutput(launched: Launched, text: string): Promise<void> {
   });
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.once('error', () => done(false));
-  });
-}
-
 beforeAll(() => {
   if (!existsSync(join(packageRoot, 'bin', 'boardkit.js'))) {
     throw new Error('bin/boardkit.js is missing');
@@ -84,7 +73,7 @@ describe('boardkit mock', () => {
     process.kill(-mock.child.pid!, 'SIGINT');
     expect(await mock.exit).toBe(0);
     expect(mock.stdout()).toContain('Mock stopped.');
-    expect(await accepts(port)).toBe(false);
+    expect(await canConnect('127.0.0.1', port)).toBe(false);
   }, 180_000);
 
   test('rejects a port out of range', async () => {

@@ -27,8 +27,9 @@ export function readCache<V>(db: SqliteDatabase, { capacity = 10_000 }: ReadCach
   const values = new Map<string, V>();
   return {
     get(key, load) {
-      if (version() !== seenVersion) {
-        seenVersion = version();
+      const current = version();
+      if (current !== seenVersion) {
+        seenVersion = current;
         values.clear();
       }
       const cached = values.get(key);

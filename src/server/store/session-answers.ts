@@ -37,8 +37,9 @@ export function sessionAnswers(db: SqliteDatabase, capacity = defaultKeptSession
   return {
     /** Starts a read: forgets everything if another connection has committed, or the URL has changed. */
     read(sessionsUrl: string): void {
-      if (version() !== seenVersion || sessionsUrl !== keptFor) {
-        seenVersion = version();
+      const current = version();
+      if (current !== seenVersion || sessionsUrl !== keptFor) {
+        seenVersion = current;
         keptFor = sessionsUrl;
         kept.clear();
       }
