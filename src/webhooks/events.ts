@@ -130,6 +130,55 @@ export function buildEnvelope<Event extends WebhookEventName>(
   };
 }
 
+/**
+ * The envelope forms the published descriptions disagree on: the seed's (`event, user_id, correlation_id,
+ * at, data`) and the one of the service's current webhooks page (`id, type, created_at, data,
+ * delivery_attempt, api_version`; its per-event samples show only `id, type, data`).
+ */
+export type EnvelopeForm = 'seed' | 'published';
+
+export const envelopeForms: readonly EnvelopeForm[] = ['seed', 'published'];
+
+/** The body of a delivery in the form of the service's current webhooks page. */
+export interface PublishedWebhookEnvelope<Event extends WebhookEventName = WebhookEventName> {
+  /** `evt_…`, the same on every attempt of one delivery. */
+  id: string;
+  type: Event;
+  /** ISO 8601 in UTC with milliseconds. */
+  created_at: string;
+  data: WebhookEventData<Event>;
+  /** 1 on the first attempt. */
+  delivery_attempt: number;
+  /** The date-form version the payload is rendered as. */
+  api_version: string;
+}
+
+export interface PublishedEnvelopeContext {
+  /** The event id (`evt_…`). */
+  id: string;
+  /** When the event happened (milliseconds since the epoch, or a Date). */
+  at: number | Date;
+  /** The attempt number, from 1. */
+  attempt: number;
+  apiVersion: string;
+}
+
+/** The body of a delivery in the published form, members in the order of that page's table. */
+export function buildPublishedEnvelope<Event extends WebhookEventName>(
+  event: Event,
+  data: WebhookEventData<Event>,
+  { id, at, attempt, apiVersion }: PublishedEnvelopeContext,
+): PublishedWebhookEnvelope<Event> {
+  return {
+    id,
+    type: event,
+    created_at: new Date(at).toISOString(),
+    data,
+    delivery_attempt: attempt,
+    api_version: apiVersion,
+  };
+}
+
 /** Where the contract keeps the body schema of an event's webhook, for validating built envelopes. */
 export function envelopeSchemaPointer(event: WebhookEventName): string {
   return `#/webhooks/${event}/post/requestBody/content/application~1json/schema`;

@@ -1,5 +1,5 @@
 /**
- * Random identifiers and secrets of the webhook system: `dlv_` deliveries, `att_` attempts and `whsec_`
+ * Random identifiers and secrets of the webhook system: `evt_` events, `dlv_` deliveries, `att_` attempts and `whsec_`
  * signing secrets. The contract's patterns allow `[A-Za-z0-9]{8,64}` after the prefix (`{24,64}` for a
  * secret); 24 alphanumerics carry about 143 bits, 32 about 190.
  * @module
@@ -21,6 +21,11 @@ export function randomAlphanumeric(length: number): string {
     }
   }
   return out;
+}
+
+/** An event id, the `id` of the published envelope form. */
+export function createEventId(): string {
+  return `evt_${randomAlphanumeric(24)}`;
 }
 
 /** A delivery id, sent as `X-Service-Delivery-Id` and the same on every retry of the delivery. */

@@ -7,7 +7,7 @@ export * from './events.js';
 export * from './headers.js';
 export * from './retry.js';
 export * from './signing.js';
-export { createAttemptId, createDeliveryId } from './ids.js';
+export { createAttemptId, createDeliveryId, createEventId } from './ids.js';
 export * from './url-guard.js';
 export * from './outbox.js';
 export { createMemoryOutbox } from './memory-outbox.js';
