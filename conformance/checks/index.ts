@@ -2,15 +2,22 @@
  * Every check of the suite, in the order the categories run.
  * @module
  */
+import { actionChecks } from './actions.js';
 import { authChecks } from './auth.js';
 import { contractChecks } from './contract.js';
+import { decisionChecks } from './decisions.js';
+import { exportChecks } from './exports.js';
 import { idempotencyChecks } from './idempotency.js';
 import { isolationChecks } from './isolation.js';
 import { lifecycleChecks } from './lifecycle.js';
 import { longPollChecks } from './long-poll.js';
+import { messageChecks } from './messages.js';
+import { outcomeChecks } from './outcomes.js';
 import { paginationChecks } from './pagination.js';
+import { planChecks } from './plans.js';
 import { problemChecks } from './problems.js';
 import { rateLimitChecks } from './rate-limits.js';
+import { shareChecks } from './shares.js';
 import { sseChecks } from './sse.js';
 import type { Check } from './types.js';
 import { versioningChecks } from './versioning.js';
@@ -32,6 +39,13 @@ export const checks: readonly Check[] = [
   ...isolationChecks,
   ...webhookChecks,
   ...webhookRetryChecks,
+  ...planChecks,
+  ...messageChecks,
+  ...decisionChecks,
+  ...outcomeChecks,
+  ...exportChecks,
+  ...shareChecks,
+  ...actionChecks,
   ...rateLimitChecks,
 ];
 

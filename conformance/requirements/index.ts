@@ -2,15 +2,22 @@
  * The requirement registry: every rule the suite tests, one module per category.
  * @module
  */
+import { actionRequirements } from './actions.js';
 import { authRequirements } from './auth.js';
 import { contractRequirements } from './contract.js';
+import { decisionRequirements } from './decisions.js';
+import { exportRequirements } from './exports.js';
 import { idempotencyRequirements } from './idempotency.js';
 import { isolationRequirements } from './isolation.js';
 import { lifecycleRequirements } from './lifecycle.js';
 import { longPollRequirements } from './long-poll.js';
+import { messageRequirements } from './messages.js';
+import { outcomeRequirements } from './outcomes.js';
 import { paginationRequirements } from './pagination.js';
+import { planRequirements } from './plans.js';
 import { problemRequirements } from './problems.js';
 import { rateLimitRequirements } from './rate-limits.js';
+import { shareRequirements } from './shares.js';
 import { sseRequirements } from './sse.js';
 import type { Requirement } from './types.js';
 import { versioningRequirements } from './versioning.js';
@@ -30,6 +37,13 @@ export const requirements: readonly Requirement[] = [
   ...lifecycleRequirements,
   ...isolationRequirements,
   ...webhookRequirements,
+  ...planRequirements,
+  ...messageRequirements,
+  ...decisionRequirements,
+  ...outcomeRequirements,
+  ...exportRequirements,
+  ...shareRequirements,
+  ...actionRequirements,
   ...rateLimitRequirements,
 ];
 

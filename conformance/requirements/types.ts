@@ -20,6 +20,13 @@ export const categories = [
   'lifecycle',
   'isolation',
   'webhooks',
+  'plans',
+  'messages',
+  'decisions',
+  'outcomes',
+  'exports',
+  'shares',
+  'actions',
   'rate-limits',
 ] as const;
 
@@ -38,6 +45,13 @@ export const categoryPrefixes: Record<Category, string> = {
   lifecycle: 'LIFE',
   isolation: 'ISO',
   webhooks: 'HOOK',
+  plans: 'PLAN',
+  messages: 'MSG',
+  decisions: 'DEC',
+  outcomes: 'OUT',
+  exports: 'EXP',
+  shares: 'SHARE',
+  actions: 'ACT',
   'rate-limits': 'RATE',
 };
 

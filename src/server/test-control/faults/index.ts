@@ -5,16 +5,23 @@
  * exactly those.
  * @module
  */
+import { actionFaults } from './actions.js';
 import { authFaults } from './auth.js';
 import { contractFaults } from './contract.js';
+import { decisionFaults } from './decisions.js';
 import { eventStreamFaults } from './event-stream.js';
+import { exportFaults } from './exports.js';
 import { idempotencyFaults } from './idempotency.js';
 import { isolationFaults } from './isolation.js';
 import { lifecycleFaults } from './lifecycle.js';
 import { longPollingFaults } from './long-polling.js';
+import { messageFaults } from './messages.js';
+import { outcomeFaults } from './outcomes.js';
 import { paginationFaults } from './pagination.js';
+import { planFaults } from './plans.js';
 import { problemFaults } from './problems.js';
 import { rateLimitFaults } from './rate-limits.js';
+import { shareFaults } from './shares.js';
 import type { Fault } from './types.js';
 import { versioningFaults } from './versioning.js';
 import { webhookFaults } from './webhooks.js';
@@ -34,4 +41,11 @@ export const faultCatalogue: readonly Fault[] = [
   ...lifecycleFaults,
   ...eventStreamFaults,
   ...webhookFaults,
+  ...planFaults,
+  ...messageFaults,
+  ...decisionFaults,
+  ...outcomeFaults,
+  ...exportFaults,
+  ...shareFaults,
+  ...actionFaults,
 ];
