@@ -23,6 +23,9 @@ const requirementOf: Readonly<Record<Format, string>> = { markdown: 'EXP-001', j
 const mediaTypes: Readonly<Record<Format, string>> = { markdown: 'text/markdown', json: 'application/json', text: 'text/plain', pdf: 'application/pdf' };
 const paths = ['export', 'exports'] as const;
 
+/** Tags of HTML a text export must not hold (words in angle brackets from a debate are not tags). */
+const htmlTag = /<\/?(html|head|body|p|div|span|br|pre|h[1-6]|b|i|em|strong|ul|ol|li|table|tr|td)\b[^>]*>/i;
+
 /** The first non-null `memo` member anywhere in a JSON value. */
 function memoIn(value: unknown): unknown {
   if (value === null || typeof value !== 'object') {
@@ -45,9 +48,9 @@ function formatProblems(ctx: CheckContext, format: Format, body: ExportBody, ses
   const problems = mediaTypeOf(String(body.content_type)) === mediaTypes[format] ? [] : [`content_type ${String(body.content_type)}, not ${mediaTypes[format]}`];
   switch (format) {
     case 'markdown':
-      return [...problems, ...(/^#{1,6} \S/m.test(content) ? [] : ['no Markdown heading']), ...(content.includes(session.title) ? [] : ['no title']), ...(/^\s*</.test(content) ? ['markup, not Markdown'] : [])];
+      return [...problems, ...(/^#{1,6} \S/m.test(content) ? [] : ['no Markdown heading']), ...(content.includes(session.title) ? [] : ['no title']), ...(/^\s*<(!doctype|html)\b/i.test(content) ? ['an HTML document, not Markdown'] : [])];
     case 'text':
-      return [...problems, ...(content.includes(session.title) ? [] : ['no title']), ...(/<\/?[a-z][^>]*>/i.test(content) ? ['markup tags'] : []), ...(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(content) ? ['control characters'] : [])];
+      return [...problems, ...(content.includes(session.title) ? [] : ['no title']), ...(htmlTag.test(content) ? ['HTML tags'] : []), ...(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(content) ? ['control characters'] : [])];
     case 'json': {
       let parsed: unknown;
       try {
