@@ -8,6 +8,7 @@ import { completedSession } from '../harness/completed-session.js';
 import { eventData, expectEvent, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
+import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
 
@@ -26,16 +27,23 @@ interface ActionBody {
 /** Arguments that cover what the published tools' create and post operations ask for (the contract's examples). */
 const parameters = { channel: '#conformance', text: 'A conformance run carries out a board recommendation.', title: 'Conformance action', name: 'conformance-action', team_key: 'OPS', project_key: 'OPS', summary: 'Conformance action', repo: 'conformance', body: 'A conformance run.' };
 
-/** A connected integration with an operation that creates something, Slack's `post_message` first. */
-async function connectedTool(ctx: CheckContext): Promise<Tool | undefined> {
+type IntegrationItem = { id?: unknown; status?: unknown; capabilities?: unknown; provider?: unknown };
+
+async function integrations(ctx: CheckContext): Promise<IntegrationItem[]> {
   const walk = await walkList(ctx.http, '/integrations', 100, 10);
-  const items = walk.pages.flatMap((page) => page.items) as Array<{ id?: unknown; status?: unknown; capabilities?: unknown; provider?: unknown }>;
-  const tools = items
-    .filter((item) => item.status === 'connected' && typeof item.id === 'string' && Array.isArray(item.capabilities))
+  return walk.pages.flatMap((page) => page.items) as IntegrationItem[];
+}
+
+/** An integration in `status` with an operation that creates something, Slack's `post_message` first. */
+async function toolIn(ctx: CheckContext, status: (value: unknown) => boolean): Promise<Tool | undefined> {
+  const tools = (await integrations(ctx))
+    .filter((item) => status(item.status) && typeof item.id === 'string' && Array.isArray(item.capabilities))
     .flatMap((item) => (item.capabilities as unknown[]).filter((operation) => /^(post|create)_/.test(String(operation))).map((operation) => ({ integrationId: item.id as string, operation: String(operation), provider: item.provider })));
   const chosen = tools.find((tool) => tool.provider === 'slack' && tool.operation === 'post_message') ?? tools[0];
   return chosen === undefined ? undefined : { integrationId: chosen.integrationId, operation: chosen.operation };
 }
+
+const connectedTool = (ctx: CheckContext) => toolIn(ctx, (status) => status === 'connected');
 
 function request(sessionId: string, tool: Tool, approval: unknown): Record<string, unknown> {
   return { session_id: sessionId, recommendation: 'Tell the launch team the verdict.', integration_id: tool.integrationId, operation: tool.operation, parameters, ...(approval === undefined ? {} : { approval }) };
@@ -140,4 +148,29 @@ export const actionEvents = defineCheck({
   },
 });
 
-export const actionChecks = [approvalRequired, executeAndUndo, actionEvents];
+export const refusedStates = defineCheck({
+  name: 'actions.refused-states',
+  category: 'actions',
+  title: 'An approved execution is refused while the session runs or the tool is not connected',
+  requirements: ['ACT-006'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const tool = await connectedTool(ctx);
+    if (tool === undefined) {
+      ctx.skip('ACT-006', 'the target lists no connected integration whose operations create something');
+      return;
+    }
+    const running = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('action too early'), 10));
+    expectProblem(ctx, 'ACT-006', await ctx.http.post('/v1/actions/execute', request(running.id, tool, approved)), 409, 'conflict', 'an action for a running session');
+    await discard(ctx.http, running.id);
+    const disconnected = await toolIn(ctx, (status) => status !== 'connected');
+    if (disconnected === undefined) {
+      ctx.note('no integration is listed disconnected; only the running session was tried');
+      return;
+    }
+    const { id } = await completedSession(ctx, 'action on a disconnected tool');
+    expectProblem(ctx, 'ACT-006', await ctx.http.post('/v1/actions/execute', request(id, disconnected, approved)), 409, 'conflict', 'an action through a disconnected integration');
+  },
+});
+
+export const actionChecks = [approvalRequired, executeAndUndo, actionEvents, refusedStates];

@@ -10,7 +10,8 @@ import { discard, marker, startBodyA, startSession, terminalStatuses, waitForSes
 import { expectProblem, statusOf } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
 
-const rounds = 3;
+/** Enough rounds that a message sent once the run has begun finds it still running. */
+const rounds = 5;
 
 /** Sends `content` with `sendBack` into a session while it runs; a session that ended first is replaced. */
 async function messageRunningSession(ctx: CheckContext, sendBack: (synths: string[]) => string[]) {

@@ -9,7 +9,7 @@ import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
 import { noSharePage, sharePageOf, showsSession } from '../harness/share-page.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
-import { statusOf } from './problem-shape.js';
+import { expectProblem, statusOf } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
 
 interface ShareBody {
@@ -61,7 +61,7 @@ export const revoke = defineCheck({
   name: 'shares.revoke',
   category: 'shares',
   title: 'A revoked link is marked revoked and opens nothing',
-  requirements: ['SHARE-003', 'SHARE-006'],
+  requirements: ['SHARE-003', 'SHARE-006', 'SHARE-009'],
   preconditions: ['live'],
   async run(ctx) {
     const session = await sharedSession(ctx, 'revoked share');
@@ -71,6 +71,7 @@ export const revoke = defineCheck({
     const inList = listed.items.find((item) => item.id === share.id);
     const revokedAt = (jsonOf(answer) as ShareBody | undefined)?.revoked_at;
     ctx.expect('SHARE-003', statusOf(answer) === 200 && typeof revokedAt === 'string' && typeof inList?.revoked_at === 'string', { kind: 'state', message: `revoking answered ${statusOf(answer)}; the link is not marked revoked`, expected: { status: 200, revoked_at: 'a timestamp', listed: { revoked_at: 'a timestamp' } }, got: { status: statusOf(answer), revoked_at: revokedAt ?? null, listed: inList ?? null }, evidence: [answer, ...listed.exchanges] }, `revoked at ${String(revokedAt)}`);
+    expectProblem(ctx, 'SHARE-009', await ctx.http.post(`/v1/sessions/${session.id}/shares/${String(share.id)}/revoke`), 409, 'conflict', 'revoking a revoked link');
     const page = typeof share.url === 'string' ? sharePageOf(ctx, share.url) : undefined;
     if (page === undefined) {
       ctx.skip('SHARE-006', noSharePage);

@@ -52,4 +52,13 @@ export const actionRequirements: readonly Requirement[] = [
     statement: 'Undoing an action emits action.undone naming it (event list variants 3 and 4).',
     checks: ['actions.events'],
   },
+  {
+    id: 'ACT-006',
+    level: 'SHOULD',
+    category: 'actions',
+    seed: 'Errors › Error catalog',
+    provenance: 'designed',
+    statement: 'An approved execution for a session that has not completed, or through an integration that is not connected, is 409 conflict.',
+    checks: ['actions.refused-states'],
+  },
 ];

@@ -79,4 +79,13 @@ export const shareRequirements: readonly Requirement[] = [
     statement: 'Views of a share link emit share.viewed naming the link, at most one per view, each view counted in view_count (event list variants 3 and 4).',
     checks: ['shares.events'],
   },
+  {
+    id: 'SHARE-009',
+    level: 'SHOULD',
+    category: 'shares',
+    seed: 'Errors › Error catalog',
+    provenance: 'designed',
+    statement: 'Revocation is final: revoking a revoked share link again is 409 conflict.',
+    checks: ['shares.revoke'],
+  },
 ];

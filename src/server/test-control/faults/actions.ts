@@ -1,10 +1,11 @@
 /**
  * Faults in actions (seed "Endpoints": execution with explicit approval; "States and transitions": an
  * execution can be undone): executing without approval, approved executions not carried out, undo doing
- * nothing, `action.executed` and `action.undone` never sent.
+ * nothing, `action.executed` and `action.undone` never sent, executions for a running session or through a
+ * disconnected tool answered.
  * @module
  */
-import { editJson, is } from './exchange-edits.js';
+import { answerJson, editJson, is } from './exchange-edits.js';
 import type { Fault } from './types.js';
 import { withhold } from './withheld-events.js';
 
@@ -42,4 +43,9 @@ export const actionFaults: Fault[] = [
   },
   { name: 'action-executed-withheld', breaks: ['ACT-004'], delivery: withhold('action.executed') },
   { name: 'action-undone-withheld', breaks: ['ACT-005'], delivery: withhold('action.undone') },
+  {
+    name: 'action-state-unchecked',
+    breaks: ['ACT-006'],
+    response: (request, response) => (is(request, 'POST', /^\/v1\/actions\/execute$/) && response.status === 409 ? answerJson(response, 200, '{}') : undefined),
+  },
 ];

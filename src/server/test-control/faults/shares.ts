@@ -1,12 +1,13 @@
 /**
  * Faults in share links (seed "What the service does" 4, "Endpoints"): a protected link left out of the
  * list, its password returned, revocation not recorded, the share page asking a public link for a
- * password, opening with any password or after revocation, `share.created` and `share.viewed` never sent.
+ * password, opening with any password or after revocation, `share.created` and `share.viewed` never sent,
+ * a second revocation answered as a first.
  * @module
  */
 import { passwordPage, sessionPage } from '../../share-viewer/page.js';
 import { shareOrigin } from '../../share-viewer/views.js';
-import { editJson, is } from './exchange-edits.js';
+import { answerJson, editJson, is } from './exchange-edits.js';
 import type { Fault, FaultResponse, FaultState } from './types.js';
 import { withhold } from './withheld-events.js';
 
@@ -72,4 +73,9 @@ export const shareFaults: Fault[] = [
   },
   { name: 'share-created-withheld', breaks: ['SHARE-007'], delivery: withhold('share.created') },
   { name: 'share-viewed-withheld', breaks: ['SHARE-008'], delivery: withhold('share.viewed') },
+  {
+    name: 'share-revoked-twice',
+    breaks: ['SHARE-009'],
+    response: (request, response) => (is(request, 'POST', /\/shares\/[^/]+\/revoke$/) && response.status === 409 ? answerJson(response, 200, '{}') : undefined),
+  },
 ];
