@@ -50,7 +50,17 @@ export const exportRequirements: readonly Requirement[] = [
     category: 'exports',
     seed: 'Endpoints › Paths with purpose given',
     provenance: 'variant',
-    statement: 'Both published paths, /export and /exports, answer 201 with an export of every format asked for.',
+    statement: 'Each published path answers 201 with an export of each format it is published with: /export Markdown, JSON and text, /exports Markdown, PDF and JSON.',
     checks: ['exports.formats'],
+  },
+  {
+    id: 'EXP-006',
+    level: 'SHOULD',
+    category: 'exports',
+    seed: 'Endpoints › Paths with purpose given',
+    provenance: 'designed',
+    statement: "Each path also accepts the other's format: PDF on /export and text on /exports.",
+    checks: ['exports.formats'],
+    references: ['openapi/components/schemas/ExportFormat.yaml'],
   },
 ];

@@ -1,6 +1,7 @@
 /**
  * Faults in exports (seed "Endpoints": `/export` and its variant `/exports`): Markdown wrapped in HTML,
- * JSON cut short, text marked up, a PDF without its trailer, the variant path missing.
+ * JSON cut short, text marked up, a PDF without its trailer, the variant path missing, a path refusing
+ * the other's format.
  * @module
  */
 import { ProblemError } from '../../problems.js';
@@ -33,5 +34,14 @@ export const exportFaults: Fault[] = [
     name: 'exports-path-missing',
     breaks: ['EXP-005'],
     answer: (request) => (is(request, 'POST', /^\/v1\/sessions\/[^/]+\/exports$/) ? new ProblemError(404, 'No such path.') : undefined),
+  },
+  {
+    name: 'export-pdf-only-on-exports',
+    breaks: ['EXP-006'],
+    // `/export` keeps to the formats it is published with.
+    answer(request) {
+      const pdf = is(request, 'POST', /^\/v1\/sessions\/[^/]+\/export$/) && /"format"\s*:\s*"pdf"/.test(request.body.toString('utf8'));
+      return pdf ? new ProblemError(400, 'This path exports markdown, json or text.') : undefined;
+    },
   },
 ];
