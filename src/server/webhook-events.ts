@@ -1,7 +1,7 @@
 /**
  * Webhook events of the service (seed "Events"): subscriptions live in the workspace's store, their
  * URL, secret, event filter and breaker in the durable outbox of src/webhooks, whose dispatcher waits
- * between retries on the server clock and times attempts and leases in real time. An event is queued for
+ * between retries on the server clock and times attempts and leases, and signs, in real time. An event is queued for
  * the subscriptions of the workspace it happened in, never another's, in the same transaction as the
  * change it reports when the caller holds one. The deprecated per-key webhook URL is a target of the same
  * outbox (legacy-webhooks.ts), keyed by the API key's id.
@@ -68,6 +68,9 @@ export function webhookEvents(store: Store, clock: Clock, options: WebhookEventO
     // Real time, for leases: the server clock may be sped up or moved by hand.
     leaseClock: realClock,
     leaseTimer: realTimer,
+    // Wall clock, for X-Service-Timestamp: receivers check it against their own clock within 300 s
+    // (seed verification rule 2), whatever --time-scale does to simulated time (docs/decisions.md).
+    signingClock: realClock,
     timer: {
       set: (callback, delayMs) => clock.setTimer(delayMs, callback),
       clear: (handle) => (handle as ClockTimer).cancel(),
