@@ -60,7 +60,8 @@ export interface RunSummary {
 }
 
 export interface RunResult {
-  suite: { name: string; version: string; contractVersion: string };
+  /** `title` heads the HTML report; the API suite's when absent. */
+  suite: { name: string; version: string; contractVersion: string; title?: string };
   target: TargetSummary;
   profile: { name: string; description: string };
   selection: string[];

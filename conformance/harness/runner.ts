@@ -224,7 +224,7 @@ const outcomeOrder: Record<Status, number> = { fail: 0, error: 1, skip: 2, pass:
 /** Per requirement, every failure is kept (up to 50) but only a sample of the passes. */
 const keptPerOutcome: Record<Status, number> = { fail: 50, error: 20, skip: 20, pass: 10 };
 
-function fold(requirement: Requirement, observations: readonly Observation[]): RequirementResult {
+export function fold(requirement: Requirement, observations: readonly Observation[]): RequirementResult {
   const own = observations.filter((observation) => observation.requirement === requirement.id).sort((a, b) => outcomeOrder[a.outcome] - outcomeOrder[b.outcome]);
   const status = foldStatus(own);
   const skips = [...new Set(own.filter((observation) => observation.outcome === 'skip').map((observation) => observation.message))];
@@ -247,7 +247,7 @@ function fold(requirement: Requirement, observations: readonly Observation[]): R
   };
 }
 
-function summarize(results: readonly RequirementResult[]): RunResult['summary'] {
+export function summarize(results: readonly RequirementResult[]): RunResult['summary'] {
   const requirements = { ...emptyCounts(), total: results.length };
   const byLevel: Record<Level, ReturnType<typeof emptyCounts>> = { MUST: emptyCounts(), SHOULD: emptyCounts(), MAY: emptyCounts() };
   for (const result of results) {
