@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import { couldNotRun } from '../webhook-exit.js';
 
 interface VerifyOptions {
-  secret: string;
+  secret?: string;
   timestamp?: string;
   signature?: string;
   legacy: boolean;
@@ -26,13 +26,16 @@ async function readStdin(): Promise<Buffer> {
 export function webhooksVerifyCommand(): Command {
   return new Command('verify')
     .description('verify one captured delivery; the raw body is read from standard input')
-    .requiredOption('--secret <secret>', 'the signing secret')
+    .option('--secret <secret>', 'the signing secret (required)')
     .option('--timestamp <unix>', 'the X-Service-Timestamp header as received')
     .option('--signature <sig>', 'the X-Service-Signature header as received (X-Mcp-Signature with --legacy)')
     .option('--legacy', 'a legacy per-key delivery: the HMAC of the body alone, no timestamp', false)
     .option('--now <unix>', 'judge the timestamp at this time instead of now (for a delivery captured earlier)')
     .action(async (options: VerifyOptions) => {
       try {
+        if (options.secret === undefined || options.secret === '') {
+          throw new Error('--secret is required');
+        }
         if (options.now !== undefined && !/^\d+$/.test(options.now)) {
           throw new Error('--now must be Unix seconds');
         }
