@@ -27,11 +27,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The example envelopes of an event's webhook, in the seed's form (they carry `event` and `data`). */
+/** The example envelopes of an event's webhook, in either form (`event` or `type` names the event). */
 function exampleEnvelopes(document: Readonly<OpenApiDocument>, event: WebhookEventName): Envelope[] {
   const media = resolve<MediaType>(document as OpenApiDocument, envelopeSchemaPointer(event).replace(/\/schema$/, '')).node;
   const values = [...Object.values(media.examples ?? {}).map((example) => example.value), media.example];
-  return values.filter((value): value is Envelope => isRecord(value) && value['event'] === event && isRecord(value['data']));
+  return values.filter(
+    (value): value is Envelope => isRecord(value) && (value['event'] === event || value['type'] === event) && isRecord(value['data']),
+  );
 }
 
 /** The example envelope of the contract for `event`; throws when the contract has none. */
@@ -61,6 +63,7 @@ export interface SampleBodyOptions {
 /** The body of one delivery of `event`, in either envelope form, as the object to serialise. */
 export function sampleBody(document: Readonly<OpenApiDocument>, event: WebhookEventName, options: SampleBodyOptions): Envelope {
   const example = sampleEnvelope(document, event);
+  // The published form's examples carry no user or correlation id; the seed envelope is then built without.
   const data = (options.data ?? example['data']) as WebhookEventData<WebhookEventName>;
   if (options.form === 'published') {
     const context = { id: createEventId(), at: options.at, attempt: 1, apiVersion: currentApiVersion(document) };
