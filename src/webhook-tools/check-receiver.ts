@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import type { OpenApiDocument } from '../contract/load.js';
 import { packageJson } from '../contract/paths.js';
 import type { Exchange } from '../../conformance/harness/exchange.js';
-import type { Observation } from '../../conformance/harness/observations.js';
-import { fold, type RunResult, summarize } from '../../conformance/harness/results.js';
+import { foldStatus, type Observation } from '../../conformance/harness/observations.js';
+import { type CheckResult, fold, type RunResult, summarize } from '../../conformance/harness/results.js';
 import { receiverRequirements } from '../../conformance/requirements/receiver.js';
 import type { PostResult } from '../webhooks/delivery-request.js';
 import { type OutgoingDelivery, wallClockSeconds } from './delivery.js';
@@ -67,10 +67,12 @@ export async function checkReceiver(document: Readonly<OpenApiDocument>, options
   const send = await receiverSender(options);
   const event = 'session.complete';
   const observations: Observation[] = [];
+  const caseResults: CheckResult[] = [];
   let nextId = 1;
   let requests = 0;
 
   const runCase = async (one: ReceiverCase): Promise<void> => {
+    const caseStarted = Date.now();
     const body = sampleBody(document, event, { form: 'seed', at: Date.now() });
     const sent = one.requests({ secret: options.secret, body, event, now: wallClockSeconds() });
     const evidence: Exchange[] = [];
@@ -111,6 +113,8 @@ export async function checkReceiver(document: Readonly<OpenApiDocument>, options
             },
       );
     }
+    const own = observations.filter((observation) => observation.check === one.name);
+    caseResults.push({ name: one.name, category: 'receiver', title: one.title, requirements: [one.requirement], status: foldStatus(own), durationMs: Date.now() - caseStarted });
     options.onProgress?.(`${ok ? 'ok  ' : 'FAIL'} ${one.name}  ${one.title} → ${codes.map((code) => code ?? 'no answer').join(', ')}`);
   };
 
@@ -130,7 +134,7 @@ export async function checkReceiver(document: Readonly<OpenApiDocument>, options
     requests,
     summary: summarize(results),
     requirements: results,
-    checks: [],
+    checks: caseResults,
     exitCode: results.some((result) => result.level === 'MUST' && result.status === 'fail') ? 1 : 0,
   };
 }
