@@ -30,7 +30,17 @@ export const categories = [
   'rate-limits',
 ] as const;
 
-export type Category = (typeof categories)[number];
+/**
+ * The category of the receiver suite (`boardkit webhooks check-receiver`): its requirements test a
+ * webhook receiver, not an implementation of the API, so they form a registry of their own
+ * (`receiver.ts`) that the implementation suite never runs.
+ */
+export const receiverCategory = 'receiver';
+
+export type Category = (typeof categories)[number] | typeof receiverCategory;
+
+/** Every category a report can hold, in report order. */
+export const reportedCategories: readonly Category[] = [...categories, receiverCategory];
 
 /** The ID prefix of each category (`IDEM-003`). */
 export const categoryPrefixes: Record<Category, string> = {
@@ -53,6 +63,7 @@ export const categoryPrefixes: Record<Category, string> = {
   shares: 'SHARE',
   actions: 'ACT',
   'rate-limits': 'RATE',
+  receiver: 'RECV',
 };
 
 /**
