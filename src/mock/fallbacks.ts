@@ -18,11 +18,11 @@
 import type { OpenApiDocument } from '../contract/load.js';
 import { resolve } from '../contract/pointer.js';
 import { problemHead, problemTypes } from '../contract/problem-types.js';
+import { routedMethods } from './routes.js';
+
+export { routedMethods };
 
 type Node = Record<string, unknown>;
-
-/** The methods a client can send to a path; OPTIONS stays with Prism's CORS preflight handling. */
-export const routedMethods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** Marks an operation the mock added; its value names the problem it answers with. */
 export const fallbackMarker = 'x-mock-fallback';

@@ -45,7 +45,7 @@ export function mockCommand(): Command {
       const dynamic = options.dynamic === true;
       const mock = await startMock({ host: options.host, port: options.port, dynamic, output: 'inherit' });
       process.stdout.write(howTo(mock.baseUrl, dynamic, prismVersion()));
-      const bySignal = await runUntilStopped({ exited: mock.prism.exited, stop: mock.stop });
+      const bySignal = await runUntilStopped({ exited: mock.stopped.then(() => 0), stop: mock.stop });
       if (bySignal) {
         process.stdout.write('Mock stopped.\n');
       } else {
