@@ -177,7 +177,7 @@ async function handle(runtime: MockRuntime, incoming: IncomingMessage, response:
   const route = runtime.routes.route(method, path);
   if (route.kind !== 'operation') {
     incoming.resume();
-    const refusal = route.kind === 'not-found' ? notFound(path) : methodNotAllowed(method, route.template, route.allow);
+    const refusal = route.kind === 'not-found' ? notFound(path) : methodNotAllowed(method, path, route.allow);
     refuse(response, runtime, refusal, path, route.kind === 'not-found' ? {} : { allow: route.allow.join(', ') });
     return;
   }

@@ -87,8 +87,8 @@ export function notFound(path: string): Refusal {
   return { slug: 'not-found', detail: `${path} ${detail}.`, errors: [{ pointer: '#/path', detail }] };
 }
 
-export function methodNotAllowed(method: string, template: string, allow: string[]): Refusal {
-  const detail = `${template} offers ${allow.join(', ')}, not ${method}`;
+export function methodNotAllowed(method: string, path: string, allow: string[]): Refusal {
+  const detail = `${path} offers ${allow.join(', ')}, not ${method}`;
   return { slug: 'method-not-allowed', detail: `${detail}.`, errors: [{ pointer: '#/path', detail }] };
 }
 
