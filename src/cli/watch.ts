@@ -71,7 +71,7 @@ function describe(outcome: BuildOutcome): string {
     return `${findings}Contract bundled${outcome.lint.findings.length === 0 ? '' : ' (lint findings above)'}.\n`;
   }
   const what = { bundle: 'does not bundle', lint: 'has lint errors', apply: 'cannot be served' }[outcome.reason];
-  return `${outcome.message.trimEnd()}\nThe contract ${what}; still serving the last good version.\n`;
+  return `${outcome.message.trimEnd()}\nThe contract ${what}; keeping the last good version.\n`;
 }
 
 export function watchContract(options: WatchOptions): ContractWatch {
