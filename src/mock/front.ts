@@ -120,6 +120,10 @@ function refusalOf(answer: EngineAnswer, request: EngineRequest, runtime: MockRu
   // Prism's own problems where the operation documents no such response (422 for an invalid request).
   const own = answer.prismError?.split('#')[1];
   const status = own === undefined ? answer.status : prismOwnRefusals[own];
+  // Prism's 422 without violations of the request is about the `Prefer` header itself: its own words stand.
+  if (own === 'UNPROCESSABLE_ENTITY' && answer.input.length === 0) {
+    return undefined;
+  }
   if (status === undefined || !(headerOf(answer.headers, 'content-type') ?? '').startsWith('application/problem+json')) {
     return undefined;
   }

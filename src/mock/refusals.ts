@@ -54,9 +54,12 @@ function describe(errors: Violation[]): string {
   return `The request does not match the contract: ${listed.join('; ')}${more}.`;
 }
 
+/** At most this many `errors`, as the reference server lists them. */
+const errorsMax = 20;
+
 /** `400 invalid-request` from Prism's violations of the request. */
 export function invalidRequest(violations: PrismViolation[]): Refusal {
-  const errors = violations.filter((each) => each.severity === 'Error').map(violationOf);
+  const errors = violations.filter((each) => each.severity === 'Error').map(violationOf).slice(0, errorsMax);
   const listed = errors.length > 0 ? errors : [{ pointer: '#', detail: 'does not match the contract' }];
   return { slug: 'invalid-request', detail: describe(listed), errors: listed };
 }
