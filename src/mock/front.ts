@@ -24,6 +24,7 @@ import {
   unsupportedMediaType,
   type Refusal,
 } from './refusals.js';
+import { jsonMedia, queryOf, readBody } from './request.js';
 import type { MockRuntime } from './runtime.js';
 
 export interface FrontOptions {
@@ -40,7 +41,6 @@ export interface RunningFront {
 
 /** Prism keeps `sl-violations` under common header size limits the same way. */
 const violationsHeaderMax = 8 * 1024 - 100;
-const jsonMedia = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 type Headers = Record<string, string | number | string[]>;
 
@@ -62,45 +62,6 @@ function allowOrigin(incoming: IncomingMessage, response: ServerResponse): void 
   response.setHeader('access-control-allow-headers', headers['access-control-request-headers'] ?? '*');
   response.setHeader('access-control-allow-credentials', 'true');
   response.setHeader('access-control-expose-headers', String(headers['access-control-expose-headers'] ?? '*'));
-}
-
-type Body = { kind: 'none' } | { kind: 'read'; bytes: Buffer } | { kind: 'too-large'; declared?: number };
-
-/** Reads the body up to `limit` bytes; a declared length over it is refused without reading. */
-function readBody(incoming: IncomingMessage, limit: number): Promise<Body> {
-  const declared = incoming.headers['content-length'];
-  if (declared === '0' || (declared === undefined && incoming.headers['transfer-encoding'] === undefined)) {
-    return Promise.resolve({ kind: 'none' });
-  }
-  if (declared !== undefined && Number(declared) > limit) {
-    return Promise.resolve({ kind: 'too-large', declared: Number(declared) });
-  }
-  return new Promise((done, fail) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) {
-        incoming.off('data', onData);
-        done({ kind: 'too-large' });
-      } else {
-        chunks.push(chunk);
-      }
-    };
-    incoming.on('data', onData);
-    incoming.once('end', () => done(size === 0 ? { kind: 'none' } : { kind: 'read', bytes: Buffer.concat(chunks) }));
-    incoming.once('error', fail);
-  });
-}
-
-function queryOf(search: string): Record<string, string | string[]> {
-  const params = new URLSearchParams(search);
-  const query: Record<string, string | string[]> = {};
-  for (const name of new Set(params.keys())) {
-    const values = params.getAll(name);
-    query[name] = values.length === 1 ? values[0]! : values;
-  }
-  return query;
 }
 
 /** Prism's own problem types that are refusals of the request, and the contract's status for each. */

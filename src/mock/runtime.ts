@@ -19,7 +19,7 @@ export interface MockRuntime {
   routes: RouteTable;
   engine: Engine;
   catalogue: ProblemTypes;
-  /** The headers of the contract's `NotFound` response, at their examples: every problem of the front door has them. */
+  /** The headers of the contract's `NotFound` response at their examples, the version at the current one: every problem of the front door has them. */
   problemHeaders: Record<string, string>;
   bodyLimit: number;
   /** The request media types of each operation (`METHOD template`) that takes a body. */
@@ -34,10 +34,16 @@ function headerExamples(document: OpenApiDocument): Record<string, string> {
   for (const name of Object.keys(resolve<Node>(document, notFound).node['headers'] ?? {})) {
     const value = resolve<Node>(document, childPointer(notFound, 'headers', name)).node['example'];
     if (typeof value === 'string') {
-      headers[name] = value;
+      headers[name.toLowerCase()] = value;
     }
   }
   return headers;
+}
+
+/** The current version in its header (`x-api-versions`, seed "Versioning" 4), whatever the header's example says. */
+function versionHeader(document: OpenApiDocument): Record<string, string> {
+  const versions = (document as { 'x-api-versions'?: { header?: string; current?: string } })['x-api-versions'];
+  return versions?.header === undefined || versions.current === undefined ? {} : { [versions.header.toLowerCase()]: versions.current };
 }
 
 function requestMediaTypes(document: OpenApiDocument, routes: RouteTable): Map<string, string[]> {
@@ -67,7 +73,7 @@ export async function compileRuntime(document: OpenApiDocument, options: EngineO
     routes,
     engine: createEngine(operations, options),
     catalogue: problemTypes(document),
-    problemHeaders: headerExamples(document),
+    problemHeaders: { ...headerExamples(document), ...versionHeader(document) },
     bodyLimit: Number(limit?.request_body_max_bytes?.value ?? defaultBodyLimit),
     requestMedia: requestMediaTypes(document, routes),
   };
