@@ -99,7 +99,11 @@ export function watchContract(options: WatchOptions): ContractWatch {
     return running;
   };
 
-  const watcher: FSWatcher = watch(folder, { recursive: true }, () => {
+  const watcher: FSWatcher = watch(folder, { recursive: true }, (_event, file) => {
+    // `dist/` is the bundle `npm run bundle` writes, not the source.
+    if (file !== null && /^dist([\\/]|$)/.test(file)) {
+      return;
+    }
     clearTimeout(timer);
     timer = setTimeout(() => void build(), settleMs);
   });
