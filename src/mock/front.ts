@@ -15,6 +15,7 @@ import type { EngineAnswer, EngineRequest } from './engine.js';
 import {
   invalidRequest,
   malformedJson,
+  malformedPath,
   methodNotAllowed,
   notFound,
   payloadTooLarge,
@@ -127,8 +128,31 @@ function reply(response: ServerResponse, runtime: MockRuntime, request: EngineRe
   send(response, answer.status, headers, serialize(answer.body, headerOf(headers, 'content-type')));
 }
 
+/** The path and query of a request target, also in absolute form (RFC 9112 §3.2.2). */
+function originForm(target: string): string {
+  if (target.startsWith('/')) {
+    return target;
+  }
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return target;
+  }
+}
+
+/** Whether the path's percent-encoding is well formed (RFC 3986 §2.1), so its parameters can be read. */
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function handle(runtime: MockRuntime, incoming: IncomingMessage, response: ServerResponse): Promise<void> {
-  const url = incoming.url ?? '/';
+  const url = originForm(incoming.url ?? '/');
   const mark = url.indexOf('?');
   const path = mark < 0 ? url : url.slice(0, mark);
   const method = (incoming.method ?? 'GET').toUpperCase();
@@ -140,6 +164,11 @@ async function handle(runtime: MockRuntime, incoming: IncomingMessage, response:
     return;
   }
   const route = runtime.routes.route(method, path);
+  if (route.kind === 'operation' && !decodes(path)) {
+    incoming.resume();
+    refuse(response, runtime, malformedPath(), path);
+    return;
+  }
   if (route.kind !== 'operation') {
     incoming.resume();
     const refusal = route.kind === 'not-found' ? notFound(path) : methodNotAllowed(method, path, route.allow);

@@ -70,6 +70,12 @@ export function malformedJson(reason: string): Refusal {
   return { slug: 'invalid-request', detail: `The request body ${detail}.`, errors: [{ pointer: '#/body', detail }] };
 }
 
+/** `400 invalid-request` for a path whose percent-encoding does not decode (RFC 3986 §2.1). */
+export function malformedPath(): Refusal {
+  const detail = 'has a percent sign not followed by the UTF-8 bytes of a character (RFC 3986 §2.1)';
+  return { slug: 'invalid-request', detail: `The request path ${detail}.`, errors: [{ pointer: '#/path', detail }] };
+}
+
 /** `401 unauthorized`, saying what is wrong with the request's `Authorization` header. */
 export function unauthorized(authorization: string | undefined): Refusal {
   const pointer = '#/header/Authorization';
@@ -112,7 +118,15 @@ export function unsupportedMediaType(contentType: string | undefined, accepted: 
   };
 }
 
+/**
+ * The request path as a URI reference (RFC 3986 §4.1), which `instance` must be: a `%` that starts no
+ * escape, and any character a path may not hold, percent-encoded.
+ */
+export function instanceOf(path: string): string {
+  return path.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu, (character) => encodeURIComponent(character));
+}
+
 /** The problem body of a refusal: the type's head from the catalogue, the rest from the request. */
-export function problemBody(head: ProblemHead, refusal: Refusal, instance: string): Record<string, unknown> {
-  return { ...head, detail: refusal.detail, instance, errors: refusal.errors };
+export function problemBody(head: ProblemHead, refusal: Refusal, path: string): Record<string, unknown> {
+  return { ...head, detail: refusal.detail, instance: instanceOf(path), errors: refusal.errors };
 }

@@ -4,7 +4,7 @@
  * detail, and an `Authorization` header described as it was sent.
  */
 import { describe, expect, test } from 'vitest';
-import { invalidRequest, unauthorized, violationOf } from '../../src/mock/refusals.js';
+import { instanceOf, invalidRequest, unauthorized, violationOf } from '../../src/mock/refusals.js';
 
 describe('violations as problem errors', () => {
   test.each([
@@ -37,5 +37,16 @@ describe('the Authorization header as sent', () => {
     ['Bearer', 'The Authorization header has no token after Bearer.'],
   ])('%s', (header, detail) => {
     expect(unauthorized(header).detail).toBe(detail);
+  });
+});
+
+describe('the instance', () => {
+  test.each([
+    ['/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E', '/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E'],
+    ['/v1/sessions/%E0%A4%A', '/v1/sessions/%E0%A4%25A'],
+    ['/v1/sessions/a"b|c', '/v1/sessions/a%22b%7Cc'],
+    ['/v1/sessions/ü😀', '/v1/sessions/%C3%BC%F0%9F%98%80'],
+  ])('%s is the URI reference %s', (path, instance) => {
+    expect(instanceOf(path)).toBe(instance);
   });
 });

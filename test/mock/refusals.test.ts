@@ -4,6 +4,7 @@
  * `errors` name what is wrong with that request, not with the contract's static example. A response the
  * client picks with `Prefer` still comes back exactly as the contract writes it.
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { resolve } from '../../src/contract/pointer.js';
@@ -102,6 +103,11 @@ describe('400 invalid-request names the violation of the request', () => {
     expectRefusal(refused, 400, 'invalid-request', '/v1/sessions', ['#/body']);
   });
 
+  test('a path whose percent-encoding does not decode', async () => {
+    const refused = await send('/v1/sessions/%E0%A4%A', { headers: auth });
+    expectRefusal(refused, 400, 'invalid-request', '/v1/sessions/%E0%A4%25A', ['#/path']);
+  });
+
   test('a body that is not JSON, with the parser’s reason', async () => {
     const refused = await send('/v1/sessions', { method: 'POST', headers: json, body: '{"mode":' });
     expectRefusal(refused, 400, 'invalid-request', '/v1/sessions', ['#/body']);
@@ -151,6 +157,22 @@ describe('body refusals name the body sent', () => {
     expectRefusal(refused, 415, 'unsupported-media-type', '/v1/sessions', ['#/header/Content-Type']);
     expect(refused.body.detail).toContain('text/plain');
     expect(refused.body.detail).toContain('application/json');
+  });
+});
+
+describe('request targets', () => {
+  test('the absolute form is routed by its path (RFC 9112 §3.2.2)', async () => {
+    const status = await new Promise<number | undefined>((done, fail) => {
+      const target = `${mock.baseUrl}/v1/health`;
+      const { hostname, port } = new URL(mock.baseUrl);
+      request({ host: hostname, port, path: target }, (response) => {
+        response.resume();
+        done(response.statusCode);
+      })
+        .on('error', fail)
+        .end();
+    });
+    expect(status).toBe(200);
   });
 });
 
