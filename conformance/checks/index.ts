@@ -16,6 +16,8 @@ import type { Check } from './types.js';
 import { versioningChecks } from './versioning.js';
 import { webhookRetryChecks } from './webhook-retries.js';
 import { webhookChecks } from './webhooks.js';
+import { creditChecks } from './credits.js';
+import { keyRotationChecks } from './key-rotation.js';
 
 export * from './types.js';
 
@@ -33,6 +35,8 @@ export const checks: readonly Check[] = [
   ...webhookChecks,
   ...webhookRetryChecks,
   ...rateLimitChecks,
+  ...creditChecks,
+  ...keyRotationChecks,
 ];
 
 const byName = new Map(checks.map((check) => [check.name, check]));

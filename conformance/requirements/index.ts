@@ -15,6 +15,8 @@ import { sseRequirements } from './sse.js';
 import type { Requirement } from './types.js';
 import { versioningRequirements } from './versioning.js';
 import { webhookRequirements } from './webhooks.js';
+import { creditRequirements } from './credits.js';
+import { keyRotationRequirements } from './key-rotation.js';
 
 export * from './types.js';
 
@@ -31,6 +33,8 @@ export const requirements: readonly Requirement[] = [
   ...isolationRequirements,
   ...webhookRequirements,
   ...rateLimitRequirements,
+  ...creditRequirements,
+  ...keyRotationRequirements,
 ];
 
 const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));

@@ -21,6 +21,8 @@ export const categories = [
   'isolation',
   'webhooks',
   'rate-limits',
+  'credits',
+  'key-rotation',
 ] as const;
 
 export type Category = (typeof categories)[number];
@@ -39,6 +41,8 @@ export const categoryPrefixes: Record<Category, string> = {
   isolation: 'ISO',
   webhooks: 'HOOK',
   'rate-limits': 'RATE',
+  credits: 'CRED',
+  'key-rotation': 'KROT',
 };
 
 /**

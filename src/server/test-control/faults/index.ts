@@ -18,6 +18,8 @@ import { rateLimitFaults } from './rate-limits.js';
 import type { Fault } from './types.js';
 import { versioningFaults } from './versioning.js';
 import { webhookFaults } from './webhooks.js';
+import { creditFaults } from './credits.js';
+import { keyRotationFaults } from './key-rotation.js';
 
 export type { Fault } from './types.js';
 
@@ -34,4 +36,6 @@ export const faultCatalogue: readonly Fault[] = [
   ...lifecycleFaults,
   ...eventStreamFaults,
   ...webhookFaults,
+  ...creditFaults,
+  ...keyRotationFaults,
 ];
