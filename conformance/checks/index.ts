@@ -18,6 +18,7 @@ import { webhookRetryChecks } from './webhook-retries.js';
 import { webhookChecks } from './webhooks.js';
 import { creditChecks } from './credits.js';
 import { keyRotationChecks } from './key-rotation.js';
+import { tierChecks } from './tiers.js';
 
 export * from './types.js';
 
@@ -37,6 +38,7 @@ export const checks: readonly Check[] = [
   ...rateLimitChecks,
   ...creditChecks,
   ...keyRotationChecks,
+  ...tierChecks,
 ];
 
 const byName = new Map(checks.map((check) => [check.name, check]));

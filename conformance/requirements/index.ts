@@ -17,6 +17,7 @@ import { versioningRequirements } from './versioning.js';
 import { webhookRequirements } from './webhooks.js';
 import { creditRequirements } from './credits.js';
 import { keyRotationRequirements } from './key-rotation.js';
+import { tierRequirements } from './tiers.js';
 
 export * from './types.js';
 
@@ -35,6 +36,7 @@ export const requirements: readonly Requirement[] = [
   ...rateLimitRequirements,
   ...creditRequirements,
   ...keyRotationRequirements,
+  ...tierRequirements,
 ];
 
 const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));

@@ -23,6 +23,7 @@ export const categories = [
   'rate-limits',
   'credits',
   'key-rotation',
+  'tiers',
 ] as const;
 
 export type Category = (typeof categories)[number];
@@ -43,6 +44,7 @@ export const categoryPrefixes: Record<Category, string> = {
   'rate-limits': 'RATE',
   credits: 'CRED',
   'key-rotation': 'KROT',
+  tiers: 'TIER',
 };
 
 /**

@@ -20,6 +20,7 @@ import { versioningFaults } from './versioning.js';
 import { webhookFaults } from './webhooks.js';
 import { creditFaults } from './credits.js';
 import { keyRotationFaults } from './key-rotation.js';
+import { tierFaults } from './tiers.js';
 
 export type { Fault } from './types.js';
 
@@ -38,4 +39,5 @@ export const faultCatalogue: readonly Fault[] = [
   ...webhookFaults,
   ...creditFaults,
   ...keyRotationFaults,
+  ...tierFaults,
 ];
