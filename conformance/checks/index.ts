@@ -19,6 +19,7 @@ import { webhookChecks } from './webhooks.js';
 import { creditChecks } from './credits.js';
 import { keyRotationChecks } from './key-rotation.js';
 import { tierChecks } from './tiers.js';
+import { summaryStreamChecks } from './summary-stream.js';
 
 export * from './types.js';
 
@@ -39,6 +40,7 @@ export const checks: readonly Check[] = [
   ...creditChecks,
   ...keyRotationChecks,
   ...tierChecks,
+  ...summaryStreamChecks,
 ];
 
 const byName = new Map(checks.map((check) => [check.name, check]));

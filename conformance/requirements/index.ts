@@ -18,6 +18,7 @@ import { webhookRequirements } from './webhooks.js';
 import { creditRequirements } from './credits.js';
 import { keyRotationRequirements } from './key-rotation.js';
 import { tierRequirements } from './tiers.js';
+import { summaryStreamRequirements } from './summary-stream.js';
 
 export * from './types.js';
 
@@ -37,6 +38,7 @@ export const requirements: readonly Requirement[] = [
   ...creditRequirements,
   ...keyRotationRequirements,
   ...tierRequirements,
+  ...summaryStreamRequirements,
 ];
 
 const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));

@@ -24,6 +24,7 @@ export const categories = [
   'credits',
   'key-rotation',
   'tiers',
+  'summary-stream',
 ] as const;
 
 export type Category = (typeof categories)[number];
@@ -45,6 +46,7 @@ export const categoryPrefixes: Record<Category, string> = {
   credits: 'CRED',
   'key-rotation': 'KROT',
   tiers: 'TIER',
+  'summary-stream': 'SUMM',
 };
 
 /**

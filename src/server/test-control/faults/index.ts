@@ -21,6 +21,7 @@ import { webhookFaults } from './webhooks.js';
 import { creditFaults } from './credits.js';
 import { keyRotationFaults } from './key-rotation.js';
 import { tierFaults } from './tiers.js';
+import { summaryStreamFaults } from './summary-stream.js';
 
 export type { Fault } from './types.js';
 
@@ -40,4 +41,5 @@ export const faultCatalogue: readonly Fault[] = [
   ...creditFaults,
   ...keyRotationFaults,
   ...tierFaults,
+  ...summaryStreamFaults,
 ];
