@@ -20,6 +20,7 @@ import { creditChecks } from './credits.js';
 import { keyRotationChecks } from './key-rotation.js';
 import { tierChecks } from './tiers.js';
 import { summaryStreamChecks } from './summary-stream.js';
+import { sessionEventChecks } from './session-events.js';
 
 export * from './types.js';
 
@@ -41,6 +42,7 @@ export const checks: readonly Check[] = [
   ...keyRotationChecks,
   ...tierChecks,
   ...summaryStreamChecks,
+  ...sessionEventChecks,
 ];
 
 const byName = new Map(checks.map((check) => [check.name, check]));

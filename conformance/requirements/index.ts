@@ -19,6 +19,7 @@ import { creditRequirements } from './credits.js';
 import { keyRotationRequirements } from './key-rotation.js';
 import { tierRequirements } from './tiers.js';
 import { summaryStreamRequirements } from './summary-stream.js';
+import { sessionEventRequirements } from './session-events.js';
 
 export * from './types.js';
 
@@ -39,6 +40,7 @@ export const requirements: readonly Requirement[] = [
   ...keyRotationRequirements,
   ...tierRequirements,
   ...summaryStreamRequirements,
+  ...sessionEventRequirements,
 ];
 
 const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));

@@ -25,6 +25,7 @@ export const categories = [
   'key-rotation',
   'tiers',
   'summary-stream',
+  'session-events',
 ] as const;
 
 export type Category = (typeof categories)[number];
@@ -47,6 +48,7 @@ export const categoryPrefixes: Record<Category, string> = {
   'key-rotation': 'KROT',
   tiers: 'TIER',
   'summary-stream': 'SUMM',
+  'session-events': 'SEVT',
 };
 
 /**

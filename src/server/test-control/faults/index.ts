@@ -22,6 +22,7 @@ import { creditFaults } from './credits.js';
 import { keyRotationFaults } from './key-rotation.js';
 import { tierFaults } from './tiers.js';
 import { summaryStreamFaults } from './summary-stream.js';
+import { sessionEventFaults } from './session-events.js';
 
 export type { Fault } from './types.js';
 
@@ -42,4 +43,5 @@ export const faultCatalogue: readonly Fault[] = [
   ...keyRotationFaults,
   ...tierFaults,
   ...summaryStreamFaults,
+  ...sessionEventFaults,
 ];
