@@ -21,6 +21,7 @@ import { keyRotationChecks } from './key-rotation.js';
 import { tierChecks } from './tiers.js';
 import { summaryStreamChecks } from './summary-stream.js';
 import { sessionEventChecks } from './session-events.js';
+import { consultChecks } from './consult.js';
 
 export * from './types.js';
 
@@ -43,6 +44,7 @@ export const checks: readonly Check[] = [
   ...tierChecks,
   ...summaryStreamChecks,
   ...sessionEventChecks,
+  ...consultChecks,
 ];
 
 const byName = new Map(checks.map((check) => [check.name, check]));

@@ -20,6 +20,7 @@ import { keyRotationRequirements } from './key-rotation.js';
 import { tierRequirements } from './tiers.js';
 import { summaryStreamRequirements } from './summary-stream.js';
 import { sessionEventRequirements } from './session-events.js';
+import { consultRequirements } from './consult.js';
 
 export * from './types.js';
 
@@ -41,6 +42,7 @@ export const requirements: readonly Requirement[] = [
   ...tierRequirements,
   ...summaryStreamRequirements,
   ...sessionEventRequirements,
+  ...consultRequirements,
 ];
 
 const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));

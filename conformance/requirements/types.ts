@@ -26,6 +26,7 @@ export const categories = [
   'tiers',
   'summary-stream',
   'session-events',
+  'consult',
 ] as const;
 
 export type Category = (typeof categories)[number];
@@ -49,6 +50,7 @@ export const categoryPrefixes: Record<Category, string> = {
   tiers: 'TIER',
   'summary-stream': 'SUMM',
   'session-events': 'SEVT',
+  consult: 'CONS',
 };
 
 /**

@@ -23,6 +23,7 @@ import { keyRotationFaults } from './key-rotation.js';
 import { tierFaults } from './tiers.js';
 import { summaryStreamFaults } from './summary-stream.js';
 import { sessionEventFaults } from './session-events.js';
+import { consultFaults } from './consult.js';
 
 export type { Fault } from './types.js';
 
@@ -44,4 +45,5 @@ export const faultCatalogue: readonly Fault[] = [
   ...tierFaults,
   ...summaryStreamFaults,
   ...sessionEventFaults,
+  ...consultFaults,
 ];
