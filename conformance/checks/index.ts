@@ -22,6 +22,7 @@ import { tierChecks } from './tiers.js';
 import { summaryStreamChecks } from './summary-stream.js';
 import { sessionEventChecks } from './session-events.js';
 import { consultChecks } from './consult.js';
+import { synthChatChecks } from './synth-chat.js';
 
 export * from './types.js';
 
@@ -45,6 +46,7 @@ export const checks: readonly Check[] = [
   ...summaryStreamChecks,
   ...sessionEventChecks,
   ...consultChecks,
+  ...synthChatChecks,
 ];
 
 const byName = new Map(checks.map((check) => [check.name, check]));

@@ -21,6 +21,7 @@ import { tierRequirements } from './tiers.js';
 import { summaryStreamRequirements } from './summary-stream.js';
 import { sessionEventRequirements } from './session-events.js';
 import { consultRequirements } from './consult.js';
+import { synthChatRequirements } from './synth-chat.js';
 
 export * from './types.js';
 
@@ -43,6 +44,7 @@ export const requirements: readonly Requirement[] = [
   ...summaryStreamRequirements,
   ...sessionEventRequirements,
   ...consultRequirements,
+  ...synthChatRequirements,
 ];
 
 const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));

@@ -27,6 +27,7 @@ export const categories = [
   'summary-stream',
   'session-events',
   'consult',
+  'synth-chat',
 ] as const;
 
 export type Category = (typeof categories)[number];
@@ -51,6 +52,7 @@ export const categoryPrefixes: Record<Category, string> = {
   'summary-stream': 'SUMM',
   'session-events': 'SEVT',
   consult: 'CONS',
+  'synth-chat': 'CHAT',
 };
 
 /**

@@ -24,6 +24,7 @@ import { tierFaults } from './tiers.js';
 import { summaryStreamFaults } from './summary-stream.js';
 import { sessionEventFaults } from './session-events.js';
 import { consultFaults } from './consult.js';
+import { synthChatFaults } from './synth-chat.js';
 
 export type { Fault } from './types.js';
 
@@ -46,4 +47,5 @@ export const faultCatalogue: readonly Fault[] = [
   ...summaryStreamFaults,
   ...sessionEventFaults,
   ...consultFaults,
+  ...synthChatFaults,
 ];
