@@ -23,6 +23,7 @@ import { summaryStreamChecks } from './summary-stream.js';
 import { sessionEventChecks } from './session-events.js';
 import { consultChecks } from './consult.js';
 import { synthChatChecks } from './synth-chat.js';
+import { legacyWebhookChecks } from './legacy-webhook.js';
 
 export * from './types.js';
 
@@ -47,6 +48,7 @@ export const checks: readonly Check[] = [
   ...sessionEventChecks,
   ...consultChecks,
   ...synthChatChecks,
+  ...legacyWebhookChecks,
 ];
 
 const byName = new Map(checks.map((check) => [check.name, check]));

@@ -22,6 +22,7 @@ import { summaryStreamRequirements } from './summary-stream.js';
 import { sessionEventRequirements } from './session-events.js';
 import { consultRequirements } from './consult.js';
 import { synthChatRequirements } from './synth-chat.js';
+import { legacyWebhookRequirements } from './legacy-webhook.js';
 
 export * from './types.js';
 
@@ -45,6 +46,7 @@ export const requirements: readonly Requirement[] = [
   ...sessionEventRequirements,
   ...consultRequirements,
   ...synthChatRequirements,
+  ...legacyWebhookRequirements,
 ];
 
 const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));

@@ -28,6 +28,7 @@ export const categories = [
   'session-events',
   'consult',
   'synth-chat',
+  'legacy-webhook',
 ] as const;
 
 export type Category = (typeof categories)[number];
@@ -53,6 +54,7 @@ export const categoryPrefixes: Record<Category, string> = {
   'session-events': 'SEVT',
   consult: 'CONS',
   'synth-chat': 'CHAT',
+  'legacy-webhook': 'LEG',
 };
 
 /**

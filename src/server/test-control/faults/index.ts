@@ -25,6 +25,7 @@ import { summaryStreamFaults } from './summary-stream.js';
 import { sessionEventFaults } from './session-events.js';
 import { consultFaults } from './consult.js';
 import { synthChatFaults } from './synth-chat.js';
+import { legacyWebhookFaults } from './legacy-webhook.js';
 
 export type { Fault } from './types.js';
 
@@ -48,4 +49,5 @@ export const faultCatalogue: readonly Fault[] = [
   ...sessionEventFaults,
   ...consultFaults,
   ...synthChatFaults,
+  ...legacyWebhookFaults,
 ];
