@@ -24,6 +24,7 @@ import { sessionEventChecks } from './session-events.js';
 import { consultChecks } from './consult.js';
 import { synthChatChecks } from './synth-chat.js';
 import { legacyWebhookChecks } from './legacy-webhook.js';
+import { deliveryRetentionChecks } from './delivery-retention.js';
 
 export * from './types.js';
 
@@ -49,6 +50,7 @@ export const checks: readonly Check[] = [
   ...consultChecks,
   ...synthChatChecks,
   ...legacyWebhookChecks,
+  ...deliveryRetentionChecks,
 ];
 
 const byName = new Map(checks.map((check) => [check.name, check]));

@@ -23,6 +23,7 @@ import { sessionEventRequirements } from './session-events.js';
 import { consultRequirements } from './consult.js';
 import { synthChatRequirements } from './synth-chat.js';
 import { legacyWebhookRequirements } from './legacy-webhook.js';
+import { deliveryRetentionRequirements } from './delivery-retention.js';
 
 export * from './types.js';
 
@@ -47,6 +48,7 @@ export const requirements: readonly Requirement[] = [
   ...consultRequirements,
   ...synthChatRequirements,
   ...legacyWebhookRequirements,
+  ...deliveryRetentionRequirements,
 ];
 
 const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));

@@ -29,6 +29,7 @@ export const categories = [
   'consult',
   'synth-chat',
   'legacy-webhook',
+  'delivery-retention',
 ] as const;
 
 export type Category = (typeof categories)[number];
@@ -55,6 +56,7 @@ export const categoryPrefixes: Record<Category, string> = {
   consult: 'CONS',
   'synth-chat': 'CHAT',
   'legacy-webhook': 'LEG',
+  'delivery-retention': 'DLVR',
 };
 
 /**

@@ -26,6 +26,7 @@ import { sessionEventFaults } from './session-events.js';
 import { consultFaults } from './consult.js';
 import { synthChatFaults } from './synth-chat.js';
 import { legacyWebhookFaults } from './legacy-webhook.js';
+import { deliveryRetentionFaults } from './delivery-retention.js';
 
 export type { Fault } from './types.js';
 
@@ -50,4 +51,5 @@ export const faultCatalogue: readonly Fault[] = [
   ...consultFaults,
   ...synthChatFaults,
   ...legacyWebhookFaults,
+  ...deliveryRetentionFaults,
 ];
