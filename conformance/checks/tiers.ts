@@ -11,6 +11,9 @@ import { discard, marker, sessionIdOf, startBodyA } from '../harness/sessions.js
 import { expectProblem, statusOf } from './problem-shape.js';
 import { defineCheck } from './types.js';
 
+/** The tiers below Ultra, where the API is not available. */
+const belowUltra = ['free', 'pro', 'max'];
+
 /** Synths per session by tier (the service's pricing page). */
 const synthCaps: Readonly<Record<string, number>> = { free: 3, pro: 5, max: 8, ultra: 12 };
 
@@ -20,14 +23,20 @@ function lineup(synths: readonly string[], size: number): string[] {
   return library.slice(0, size);
 }
 
-export const belowUltra = defineCheck({
+export const belowUltraCheck = defineCheck({
   name: 'tiers.below-ultra',
   category: 'tiers',
   title: 'Keys of tiers below Ultra are 403 tier-required',
   requirements: ['TIER-001'],
   preconditions: ['live'],
   async run(ctx) {
-    for (const tier of ['pro', 'max']) {
+    // Without test control, the tiers below Ultra that --tier-key names.
+    const tiers = ctx.target.control !== undefined ? ['pro', 'max'] : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
+    if (tiers.length === 0) {
+      ctx.skip('TIER-001', 'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one');
+      return;
+    }
+    for (const tier of tiers) {
       const key = await provisionKey(ctx, { tier });
       if (typeof key === 'string') {
         ctx.skip('TIER-001', key);
@@ -48,7 +57,12 @@ export const synthCapsCheck = defineCheck({
   requirements: ['TIER-002'],
   preconditions: ['live'],
   async run(ctx) {
-    for (const tier of ['max', 'ultra']) {
+    const below = ctx.target.control !== undefined ? ['max'] : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
+    if (below.length === 0) {
+      ctx.skip('TIER-002', 'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one');
+      return;
+    }
+    for (const tier of [...below, 'ultra']) {
       const key = await provisionKey(ctx, { tier });
       if (typeof key === 'string') {
         ctx.skip('TIER-002', key);
@@ -86,4 +100,4 @@ export const creditsTier = defineCheck({
   },
 });
 
-export const tierChecks = [belowUltra, synthCapsCheck, creditsTier];
+export const tierChecks = [belowUltraCheck, synthCapsCheck, creditsTier];

@@ -38,11 +38,29 @@ async function call(ctx: CheckContext, path: string, body: unknown): Promise<Rec
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-/** A new workspace and its key, or the reason there is none (a skip reason). */
+/**
+ * A key of a workspace on `tier` that the profile names (`--tier-key`); for Ultra, the key under test
+ * serves (the API is available on Ultra and Enterprise only, and both allow a lineup of 12).
+ */
+function givenTierKey(ctx: CheckContext, tier: string): ProvisionedKey | undefined {
+  const key = ctx.profile.tierKeys?.[tier];
+  if (key !== undefined) {
+    ctx.secrets.add(key);
+    return { apiKey: key, http: ctx.http.as({ kind: 'bearer', key }), legacySecret: undefined };
+  }
+  return tier === 'ultra' ? { apiKey: '', http: ctx.http, legacySecret: undefined } : undefined;
+}
+
+/**
+ * A new workspace and its key, or the reason there is none (a skip reason). A target without the key
+ * routes can still serve a request for a tier alone with a key the profile names.
+ */
 export async function provisionKey(ctx: CheckContext, settings: KeySettings = {}): Promise<ProvisionedKey | string> {
   const missing = keyControlMissing(ctx);
   if (missing !== undefined) {
-    return missing;
+    const onlyTier = settings.tier !== undefined && Object.keys(settings).length === 1;
+    const given = onlyTier ? givenTierKey(ctx, settings.tier!) : undefined;
+    return given ?? (onlyTier ? `${missing}, and no --tier-key names a ${settings.tier} key` : missing);
   }
   const answer = await call(ctx, '/keys', settings);
   if (typeof answer === 'string' || typeof answer['api_key'] !== 'string') {

@@ -21,6 +21,11 @@ export interface Profile {
   retrySchedules: readonly RetryScheduleName[];
   /** Also run the categories that spend quota (rate limits) without `--only`. */
   includeOptIn: boolean;
+  /**
+   * Keys of workspaces on other tiers, by tier (`pro`, `max`…), for the tier checks of a target whose test
+   * control cannot provision them (`--tier-key TIER=KEY`). Never written to a report.
+   */
+  tierKeys?: Readonly<Record<string, string>>;
 }
 
 const everyStartVariant: readonly StartVariant[] = ['A1', 'A2', 'B'];
