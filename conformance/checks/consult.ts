@@ -11,7 +11,7 @@ import { provisionKey } from '../harness/key-control.js';
 import { connectMcp, consultTool, type McpConnection, type ToolAnswer } from '../harness/mcp.js';
 import { SetupFailure } from '../harness/observations.js';
 import { marker, readSession, sessionIdOf } from '../harness/sessions.js';
-import { statusOf } from './problem-shape.js';
+import { expectProblem, statusOf } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
 
 async function startConsult(ctx: CheckContext, http: HttpClient): Promise<{ id: string; expert: string }> {
@@ -73,11 +73,15 @@ export const turns = defineCheck({
 export const isolation = defineCheck({
   name: 'consult.isolation',
   category: 'consult',
-  title: "Another workspace's key cannot take a consult turn over MCP",
-  requirements: ['CONS-004'],
+  title: "MCP needs a valid key, and another workspace's key cannot take a consult turn",
+  requirements: ['CONS-004', 'CONS-005'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const tool = consultTool(ctx);
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'boardkit-conformance', version: '1.0.0' } } };
+    const accept = { accept: 'application/json, text/event-stream' };
+    expectProblem(ctx, 'CONS-005', await ctx.anonymous.post(tool.path, initialize, { headers: accept }), 401, 'unauthorized', `POST ${tool.path} without a key`);
+    expectProblem(ctx, 'CONS-005', await ctx.anonymous.post(tool.path, initialize, { headers: accept, credentials: { kind: 'bearer', key: 'sk_test_notakeyofthistarget0000' } }), 401, 'unauthorized', `POST ${tool.path} with a key the target does not know`);
     const { id } = await startConsult(ctx, ctx.http);
     const mcpB = await connectMcp(ctx, ctx.httpB!);
     const mcpA = await connectMcp(ctx, ctx.http);

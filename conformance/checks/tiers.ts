@@ -57,7 +57,7 @@ export const synthCapsCheck = defineCheck({
   requirements: ['TIER-002'],
   preconditions: ['live'],
   async run(ctx) {
-    const below = ctx.target.control !== undefined ? ['max'] : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
+    const below = ctx.target.control !== undefined ? belowUltra : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
     if (below.length === 0) {
       ctx.skip('TIER-002', 'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one');
       return;

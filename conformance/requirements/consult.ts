@@ -45,4 +45,14 @@ export const consultRequirements: readonly Requirement[] = [
     statement: "Over MCP, a key of another workspace cannot take a turn in a consult session: the tool answers an error and records no turn.",
     checks: ['consult.isolation'],
   },
+  {
+    id: 'CONS-005',
+    level: 'SHOULD',
+    category: 'consult',
+    seed: 'Authentication 10',
+    provenance: 'designed',
+    statement: 'The MCP endpoint answers a request without a valid bearer key with a 401 unauthorized problem, as the API does.',
+    checks: ['consult.isolation'],
+    references: ["the contract's x-mcp-tools endpoint"],
+  },
 ];

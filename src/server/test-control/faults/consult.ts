@@ -1,7 +1,7 @@
 /**
  * Faults in the consult session type and its MCP tool (seed "What the service does" 6): a consult read as
- * a board session, the tool failing every turn, turns left out of the ledger, another workspace's key let
- * in over MCP.
+ * a board session, the tool failing every turn, turns left out of the ledger, requests without a valid
+ * key or with another workspace's key let in over MCP.
  * @module
  */
 import { editJson, is, keyOf, useKeyA } from './exchange-edits.js';
@@ -43,6 +43,15 @@ export const consultFaults: Fault[] = [
       is(request, 'GET', /^\/credits$/) && response.status === 200
         ? editJson(response, (body) => (body['recent_usage'] = (body['recent_usage'] as Array<{ kind: string }>).filter((entry) => entry.kind !== 'consult_turn')))
         : undefined,
+  },
+  {
+    name: 'mcp-accept-any-key',
+    breaks: ['CONS-005'],
+    request(request, state) {
+      if (is(request, 'POST', mcpPath) && keyOf(request, state) === undefined) {
+        useKeyA(request, state);
+      }
+    },
   },
   {
     name: 'mcp-isolation-off',
