@@ -23,6 +23,15 @@ import type { Check } from './types.js';
 import { versioningChecks } from './versioning.js';
 import { webhookRetryChecks } from './webhook-retries.js';
 import { webhookChecks } from './webhooks.js';
+import { creditChecks } from './credits.js';
+import { keyRotationChecks } from './key-rotation.js';
+import { tierChecks } from './tiers.js';
+import { summaryStreamChecks } from './summary-stream.js';
+import { sessionEventChecks } from './session-events.js';
+import { consultChecks } from './consult.js';
+import { synthChatChecks } from './synth-chat.js';
+import { legacyWebhookChecks } from './legacy-webhook.js';
+import { deliveryRetentionChecks } from './delivery-retention.js';
 
 export * from './types.js';
 
@@ -47,6 +56,15 @@ export const checks: readonly Check[] = [
   ...shareChecks,
   ...actionChecks,
   ...rateLimitChecks,
+  ...creditChecks,
+  ...keyRotationChecks,
+  ...tierChecks,
+  ...summaryStreamChecks,
+  ...sessionEventChecks,
+  ...consultChecks,
+  ...synthChatChecks,
+  ...legacyWebhookChecks,
+  ...deliveryRetentionChecks,
 ];
 
 const byName = new Map(checks.map((check) => [check.name, check]));

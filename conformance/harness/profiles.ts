@@ -27,6 +27,11 @@ export interface Profile {
    * default it is unknown and the checks that open links skip.
    */
   sharePage?: string;
+  /**
+   * Keys of workspaces on other tiers, by tier (`pro`, `max`…), for the tier checks of a target whose test
+   * control cannot provision them (`--tier-key TIER=KEY`). Never written to a report.
+   */
+  tierKeys?: Readonly<Record<string, string>>;
 }
 
 const everyStartVariant: readonly StartVariant[] = ['A1', 'A2', 'B'];

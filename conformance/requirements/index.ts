@@ -22,6 +22,15 @@ import { sseRequirements } from './sse.js';
 import type { Requirement } from './types.js';
 import { versioningRequirements } from './versioning.js';
 import { webhookRequirements } from './webhooks.js';
+import { creditRequirements } from './credits.js';
+import { keyRotationRequirements } from './key-rotation.js';
+import { tierRequirements } from './tiers.js';
+import { summaryStreamRequirements } from './summary-stream.js';
+import { sessionEventRequirements } from './session-events.js';
+import { consultRequirements } from './consult.js';
+import { synthChatRequirements } from './synth-chat.js';
+import { legacyWebhookRequirements } from './legacy-webhook.js';
+import { deliveryRetentionRequirements } from './delivery-retention.js';
 
 export * from './types.js';
 
@@ -45,6 +54,15 @@ export const requirements: readonly Requirement[] = [
   ...shareRequirements,
   ...actionRequirements,
   ...rateLimitRequirements,
+  ...creditRequirements,
+  ...keyRotationRequirements,
+  ...tierRequirements,
+  ...summaryStreamRequirements,
+  ...sessionEventRequirements,
+  ...consultRequirements,
+  ...synthChatRequirements,
+  ...legacyWebhookRequirements,
+  ...deliveryRetentionRequirements,
 ];
 
 const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));

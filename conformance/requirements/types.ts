@@ -28,6 +28,15 @@ export const categories = [
   'shares',
   'actions',
   'rate-limits',
+  'credits',
+  'key-rotation',
+  'tiers',
+  'summary-stream',
+  'session-events',
+  'consult',
+  'synth-chat',
+  'legacy-webhook',
+  'delivery-retention',
 ] as const;
 
 /**
@@ -63,6 +72,15 @@ export const categoryPrefixes: Record<Category, string> = {
   shares: 'SHARE',
   actions: 'ACT',
   'rate-limits': 'RATE',
+  credits: 'CRED',
+  'key-rotation': 'KROT',
+  tiers: 'TIER',
+  'summary-stream': 'SUMM',
+  'session-events': 'SEVT',
+  consult: 'CONS',
+  'synth-chat': 'CHAT',
+  'legacy-webhook': 'LEG',
+  'delivery-retention': 'DLVR',
   receiver: 'RECV',
 };
 

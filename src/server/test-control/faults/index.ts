@@ -25,6 +25,15 @@ import { shareFaults } from './shares.js';
 import type { Fault } from './types.js';
 import { versioningFaults } from './versioning.js';
 import { webhookFaults } from './webhooks.js';
+import { creditFaults } from './credits.js';
+import { keyRotationFaults } from './key-rotation.js';
+import { tierFaults } from './tiers.js';
+import { summaryStreamFaults } from './summary-stream.js';
+import { sessionEventFaults } from './session-events.js';
+import { consultFaults } from './consult.js';
+import { synthChatFaults } from './synth-chat.js';
+import { legacyWebhookFaults } from './legacy-webhook.js';
+import { deliveryRetentionFaults } from './delivery-retention.js';
 
 export type { Fault } from './types.js';
 
@@ -48,4 +57,13 @@ export const faultCatalogue: readonly Fault[] = [
   ...exportFaults,
   ...shareFaults,
   ...actionFaults,
+  ...creditFaults,
+  ...keyRotationFaults,
+  ...tierFaults,
+  ...summaryStreamFaults,
+  ...sessionEventFaults,
+  ...consultFaults,
+  ...synthChatFaults,
+  ...legacyWebhookFaults,
+  ...deliveryRetentionFaults,
 ];
