@@ -1485,7 +1485,10 @@ export interface webhooks {
         /**
          * session.complete: a session finished with a recommendation
          * @description The session finished with a synthesized recommendation. Named in all four event lists. The published
-         *     sample shows the full envelope (`user_id`, `correlation_id`, `at`).
+         *     sample shows the full envelope (`user_id`, `correlation_id`, `at`). The service's current webhooks
+         *     page publishes another envelope (`id`, `type`, `created_at`, `data`, `delivery_attempt`,
+         *     `api_version`) and another `data` (`title`, `mode`, `synth_count`, `rounds_completed`, `credits_used`,
+         *     `consensus_score`, `outcomes_url`); both are accepted (`WebhookEventSessionCompleteDelivery`).
          *
          *     Emitted by the run orchestrator, when the run finishes. Delivered as an HTTP POST with a JSON body to
          *     every active subscription whose `events` include `session.complete`.
@@ -1727,7 +1730,8 @@ export interface webhooks {
         /**
          * action.undone: an executed action was undone
          * @description An executed action was undone. Named in event list variants 3 and 4; the payload is not shown by the
-         *     published descriptions and is designed.
+         *     published descriptions and is designed. The service's current webhooks page says an action can be
+         *     undone "within the 30-second window" after its execution (a variant, `x-limits.undo_window_seconds`).
          *
          *     Emitted by action undo (`POST /v1/actions/{id}/undo`), once the connected tool has reverted the action
          *     (designed). Delivered as an HTTP POST with a JSON body to every active subscription whose `events`
@@ -1796,7 +1800,9 @@ export interface webhooks {
         /**
          * share.viewed: a share link was opened
          * @description A share link was opened. Named in event list variants 3 and 4; the payload is not shown by the
-         *     published descriptions and is designed. Viewers are not identified.
+         *     published descriptions and is designed. Viewers are not identified. The service's current webhooks page
+         *     says the event is sampled, "not every view" (a variant): a receiver must not count views by its
+         *     deliveries; `data.view_count` is the count.
          *
          *     Emitted by the share page each time it shows the session through a link (designed): once per view
          *     counted in the link's `view_count`, which is `data.view_count`. The password form, a wrong password and
@@ -2273,6 +2279,15 @@ export interface components {
              *     ]
              */
             events: components["schemas"]["WebhookEventName"][];
+            /**
+             * @description Which published envelope the deliveries are sent in: `seed` (`event`, `user_id`, `correlation_id`,
+             *     `at`, `data`) or `published`, the full form of the service's current webhooks page (`id`, `type`,
+             *     `created_at`, `data`, `delivery_attempt`, `api_version`). Both are signed alike.
+             *     `seed` when omitted.
+             * @example published
+             * @enum {string}
+             */
+            envelope?: "seed" | "published";
         };
         /**
          * CreateWebhookResponse
@@ -3965,6 +3980,15 @@ export interface components {
              *     ]
              */
             events?: components["schemas"]["WebhookEventName"][];
+            /**
+             * @description Which published envelope the deliveries are sent in: `seed` (`event`, `user_id`, `correlation_id`,
+             *     `at`, `data`) or `published`, the full form of the service's current webhooks page (`id`, `type`,
+             *     `created_at`, `data`, `delivery_attempt`, `api_version`). Both are signed alike.
+             *     Left out: unchanged.
+             * @example published
+             * @enum {string}
+             */
+            envelope?: "seed" | "published";
         };
         /**
          * WebhookDeliveryAttempt
@@ -5125,6 +5149,15 @@ export interface components {
             paused_at: string | null;
             /** @description The waits between the attempts of one delivery to this subscription. */
             retry_schedule: components["schemas"]["RetrySchedule"];
+            /**
+             * @description Which published envelope the deliveries are sent in: `seed` (`event`, `user_id`, `correlation_id`,
+             *     `at`, `data`) or `published`, the full form of the service's current webhooks page (`id`, `type`,
+             *     `created_at`, `data`, `delivery_attempt`, `api_version`). Both are signed alike.
+             *     Optional: a service that offers no choice need not send it.
+             * @example published
+             * @enum {string}
+             */
+            envelope?: "seed" | "published";
             /**
              * Format: date-time
              * @example 2026-11-18T14:02:51.376Z
