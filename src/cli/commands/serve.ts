@@ -71,7 +71,7 @@ export function serveCommand(): Command {
     .option('--port <port>', 'port to listen on (0 picks a free one)', parseListenPort, 8080)
     .option('--host <host>', 'address to bind (keep the loopback default unless others must reach the server)', '127.0.0.1')
     .option('--db <file>', 'SQLite database file, or :memory:', join('.boardkit', 'board.db'))
-    .option('--api-key <key>', 'provision this key in its own workspace (repeatable; sk_test_… or sk_live_…)', collect, [])
+    .option('--api-key <key>', 'provision this key in its own workspace (repeatable; a prefix naming the environment: sk_test_…, sk_live_…, sk_<word>_test_…)', collect, [])
     .addOption(new Option('--tier <tier>', 'tier of the provisioned workspaces').choices([...tiers]).default('ultra'))
     .option('--credits <n>', 'starting credit balance of each workspace this start provisions', parseCredits, startingCredits)
     .option(
