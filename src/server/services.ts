@@ -13,6 +13,7 @@ import { rateLimiter, type RateLimiter } from './rate-limit.js';
 import { memoryWindows } from './rate-limit-windows.js';
 import type { Store } from './store/index.js';
 import { webhookEvents, type WebhookEvents } from './webhook-events.js';
+import type { EnvelopeForm } from '../webhooks/events.js';
 import { sessionChanges, type SessionChanges } from './sessions/changes.js';
 import { runDriver, type RunDriver } from './sessions/run-driver.js';
 import { outcomeGeneration, type OutcomeGeneration } from './sessions/outcome-generation.js';
@@ -26,6 +27,8 @@ export interface ServiceSettings {
   allowPrivateWebhookUrls: boolean;
   /** Deliver webhooks to loopback addresses, other private ones still refused (local testing only). */
   allowLoopbackWebhookUrls?: boolean;
+  /** The envelope of a webhook subscription that chose none; `seed` by default. */
+  webhookEnvelope?: EnvelopeForm;
 }
 
 export interface Services {
@@ -71,6 +74,7 @@ export function createServices(
       allowLoopback: settings.allowLoopbackWebhookUrls === true,
       onError,
       post: postDelivery,
+      ...(settings.webhookEnvelope === undefined ? {} : { defaultEnvelope: settings.webhookEnvelope }),
     }),
     baseUrl,
     changes: sessionChanges(),
