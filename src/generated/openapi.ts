@@ -8679,7 +8679,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventSessionComplete"];
+                "application/json": components["schemas"]["WebhookEventSessionCompleteDelivery"];
             };
         };
         responses: {
