@@ -4064,6 +4064,12 @@ export interface components {
          *     `user_id`, `correlation_id` and `at` are shown on the `session.complete` and `session.failed` samples;
          *     the `session.cancelled`, `session.continued`, `session.reconvened` and `outcomes.ready` samples show only
          *     `event` and `data`. Receivers must therefore treat the three as optional on every event.
+         * @example {
+         *       "event": "session.cancelled",
+         *       "data": {
+         *         "session_id": "3f6c2a9e-8b1d-4c7e-a2f5-9d0b6e4c1a83"
+         *       }
+         *     }
          */
         WebhookEnvelope: {
             event: components["schemas"]["WebhookEventName"];
@@ -4090,12 +4096,32 @@ export interface components {
             };
         };
         /**
+         * WebhookEnvelopeAny
+         * @description The body of a webhook delivery in any published envelope, whatever its event. The seed's envelope
+         *     names the event in `event` (`event`, `user_id`, `correlation_id`, `at`, `data`); the service's current
+         *     webhooks page names it in `type`, in a full form (`id`, `type`, `created_at`, `data`,
+         *     `delivery_attempt`, `api_version`) and in the per-event form of its examples (`id`, `type`, `data`). A
+         *     receiver reads the event name from whichever member is present, then the body against its webhook
+         *     (`WebhookEvent*Delivery`).
+         */
+        WebhookEnvelopeAny: components["schemas"]["WebhookEnvelope"] | components["schemas"]["WebhookEnvelopePublished"] | components["schemas"]["WebhookEnvelopePublishedShort"];
+        /**
          * WebhookEnvelopePublished
          * @description The JSON body of a webhook delivery as the service's current webhooks page publishes it (a variant of
          *     the seed's `WebhookEnvelope`): the event id, the event name in `type`, when it happened, its per-event
          *     `data`, the attempt number and the date-form version the payload is rendered as. It names the event in
          *     `type` and never carries the seed's `event`, which tells the two envelopes apart. Like every response
          *     body it is open: a receiver ignores members it does not know.
+         * @example {
+         *       "id": "evt_2c4d8e6f1a3b5c7d9e0f2a4b",
+         *       "type": "session.cancelled",
+         *       "created_at": "2026-05-01T12:34:56.789Z",
+         *       "data": {
+         *         "session_id": "ses_2c4d8e6f1a3b5c7d9e0f2a4b"
+         *       },
+         *       "delivery_attempt": 1,
+         *       "api_version": "2026-05-01"
+         *     }
          */
         WebhookEnvelopePublished: {
             /**
@@ -4128,6 +4154,13 @@ export interface components {
          * @description The per-event form of the envelope of the service's current webhooks page: its per-event examples show
          *     only `id`, `type` and `data`. A body that lacks any of `created_at`, `delivery_attempt` and
          *     `api_version` is in this form; one that carries all three is the full form (`WebhookEnvelopePublished`).
+         * @example {
+         *       "id": "evt_2c4d8e6f1a3b5c7d9e0f2a4b",
+         *       "type": "session.cancelled",
+         *       "data": {
+         *         "session_id": "ses_2c4d8e6f1a3b5c7d9e0f2a4b"
+         *       }
+         *     }
          */
         WebhookEnvelopePublishedShort: {
             /**
