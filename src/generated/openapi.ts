@@ -2206,7 +2206,7 @@ export interface components {
         };
         /**
          * ConversationId
-         * @description The id of a 1-on-1 conversation with a Synth (`POST /v1/synths/chat`), prefix `cnv_`. Send it back to
+         * @description The id of a 1-on-1 conversation with a Synth (`POST /v1/synths/chat`), opaque (this service's start with `cnv_`). Send it back to
          *     continue the conversation.
          * @example cnv_01JD8T4B6D8F0H2K4M6P8R0T2V
          */
@@ -2420,7 +2420,7 @@ export interface components {
          */
         CreditUsage: {
             /**
-             * @description The ledger entry's id, prefix `cru_`.
+             * @description The ledger entry's id, opaque (this service's start with `cru_`).
              * @example cru_01JD8M9A1C3E5G7J9L1N3Q5S7U
              */
             id: string;
@@ -2756,7 +2756,7 @@ export interface components {
         };
         /**
          * IntegrationId
-         * @description The id of a connected integration (`GET /integrations`), prefix `int_`.
+         * @description The id of a connected integration (`GET /integrations`), opaque (this service's start with `int_`).
          * @example int_01JD7Z3Q5S7U9W1Y3A5C7E9G1J
          */
         IntegrationId: string;
@@ -3567,7 +3567,7 @@ export interface components {
             session_id: components["schemas"]["SessionId"];
             /**
              * Format: uri
-             * @description The link to hand out; it opens the session read-only in the web app.
+             * @description The link to hand out; it opens the session read-only in the web app. Its host and form are the service's own (this one's are `https://share.decision-board.example/s/…`).
              * @example https://share.decision-board.example/s/q7Xk2LmP9vRt4WzA8nBc
              */
             url: string;
