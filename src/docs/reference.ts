@@ -13,18 +13,21 @@ import { localiseAssets } from './offline.js';
 
 export const referenceTitle = 'Decision-Board Service API reference';
 
-/** Where `boardkit docs` writes the reference by default. */
-export const defaultSiteDir = join(packageRoot, 'docs', 'site');
+/** Where `boardkit docs` writes the reference by default, relative to the folder it runs in. */
+export const defaultSitePath = join('docs', 'site');
 
 /** Redoc reads this option from the page; Redocly sets it from `telemetry: off` / `REDOCLY_TELEMETRY`. */
 const telemetryOff = '"disableTelemetry":true';
 
-/** Builds the reference into `siteDir` and returns the path of its page. */
-export async function buildReference(siteDir: string = defaultSiteDir): Promise<string> {
+/**
+ * Builds the reference of `document` (a bundled YAML file; the packaged contract by default) into
+ * `siteDir` and returns the path of its page.
+ */
+export async function buildReference(siteDir: string, document: string = join(packageRoot, artefactPaths.bundledYaml)): Promise<string> {
   const scratch = await mkdtemp(join(tmpdir(), 'boardkit-docs-'));
   try {
     const rendered = join(scratch, 'index.html');
-    await redoclyBuildDocs(join(packageRoot, artefactPaths.bundledYaml), rendered, referenceTitle);
+    await redoclyBuildDocs(document, rendered, referenceTitle);
     const html = localiseAssets(await readFile(rendered, 'utf8'));
     if (!html.includes(telemetryOff)) {
       throw new Error('the rendered reference does not disable Redoc telemetry; is REDOCLY_TELEMETRY honoured?');
