@@ -28,6 +28,8 @@ export interface LocateOptions {
   cacheDir?: string;
   /** The PATH to search; the process's own by default. */
   path?: string;
+  /** The kit's folder whose `.venv/` a checkout uses; the package root by default. */
+  checkout?: string;
   onProgress?: (line: string) => void;
 }
 
@@ -68,7 +70,7 @@ export async function locateSchemathesis(options: LocateOptions = {}): Promise<L
   if (options.explicit !== undefined) {
     return named(options.explicit, pinned, onProgress);
   }
-  const project = projectSchemathesis();
+  const project = projectSchemathesis(options.checkout);
   if (project !== undefined) {
     return { executable: project, source: 'project' };
   }
