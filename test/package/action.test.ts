@@ -27,7 +27,7 @@ interface Action {
 const actionText = readFileSync(join(packageRoot, 'action.yml'), 'utf8');
 const action = parse(actionText) as Action;
 const schema = JSON.parse(readFileSync(join(packageRoot, 'test', 'fixtures', 'github-action.schema.json'), 'utf8')) as object;
-const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+const validate = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(schema);
 
 const used = (pattern: RegExp, text: string): Set<string> => new Set([...text.matchAll(pattern)].map((match) => match[1] ?? ''));
 
