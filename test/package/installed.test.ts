@@ -10,7 +10,7 @@
  * and every command `boardkit --help` lists must have a row.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -217,6 +217,21 @@ const quickPaths: QuickPath[] = [
       expectSuccess(suite);
       expect(suite.stdout).toContain('Verdict: no MUST requirement failed.');
       expect((await readdir(inProject('reports', 'conformance'))).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
+    },
+  },
+  {
+    command: 'fuzz',
+    title: 'with no Python on PATH, says what it needs and installs nothing',
+    check: async () => {
+      const emptyPath = join(scratch, 'empty-path');
+      await mkdir(emptyPath, { recursive: true });
+      const bin = inProject('node_modules', 'boardkit', 'bin', 'boardkit.js');
+      const args = [bin, 'fuzz', '--target', target, '--api-key', apiKey, '--max-examples', '1'];
+      const fuzz = await run(process.execPath, args, project, { ...env, PATH: emptyPath });
+      expect(fuzz.code).toBe(1);
+      expect(fuzz.stderr).toMatch(/^boardkit: boardkit fuzz installs Schemathesis [\d.]+ on first use and needs Python 3\.11 or later for it, but no Python was found on PATH\./);
+      expect(fuzz.stderr).toContain('--schemathesis PATH');
+      expect(existsSync(managedVenvDir(join(env['XDG_CACHE_HOME'] ?? '', 'boardkit')))).toBe(false);
     },
   },
   {
