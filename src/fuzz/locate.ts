@@ -53,7 +53,8 @@ async function onPath(path: string): Promise<string | undefined> {
 }
 
 async function named(explicit: string, pinned: string, onProgress: (line: string) => void): Promise<LocatedSchemathesis> {
-  const executable = resolve(explicit);
+  // A bare name is looked up on PATH, as a shell would; a path is taken relative to the working directory.
+  const executable = /[\\/]/.test(explicit) ? resolve(explicit) : explicit;
   const version = await schemathesisVersion(executable);
   if (version === undefined) {
     throw new Error(`--schemathesis ${explicit}: \`${executable} --version\` does not run; name a schemathesis executable`);
