@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../src/contract/paths.js';
 
@@ -51,6 +51,8 @@ describe('boardkit docs --watch', () => {
     const root = join(folder, 'openapi', 'openapi.yaml');
     const site = join(folder, 'site');
     const page = join(site, 'index.html');
+    // Printed relative to the folder the command runs in, as every command prints what it wrote.
+    const printedPage = relative(packageRoot, page);
     child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), 'docs', '--watch', '--root', root, '--out', site], {
       cwd: packageRoot,
       detached: true,
@@ -60,13 +62,13 @@ describe('boardkit docs --watch', () => {
     const exit = new Promise<number | null>((done) => child?.once('exit', (code) => done(code)));
 
     await printed('Watching');
-    expect(stdout).toContain(`Wrote ${page}`);
+    expect(stdout).toContain(`Wrote ${printedPage}`);
     expect(await readFile(page, 'utf8')).toContain('EU launch of the Pro plan');
 
     const example = join(folder, 'openapi', 'components', 'examples', 'SessionRunning.yaml');
     const original = await readFile(example, 'utf8');
     await writeFile(example, original.replace('title: EU launch of the Pro plan', 'title: EU launch, edited'));
-    await printed(`Wrote ${page}`, 2);
+    await printed(`Wrote ${printedPage}`, 2);
     expect(await readFile(page, 'utf8')).toContain('EU launch, edited');
 
     // A second operation named getHealth: it bundles, but both linters call it an error.
