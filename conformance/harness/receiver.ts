@@ -20,6 +20,8 @@ export interface Delivery {
   rawBody: Buffer;
   /** The status the receiver answered. */
   answered: number;
+  /** The check the endpoint was made for, when it said. */
+  owner?: string;
 }
 
 /** A fixed status, or one chosen per delivery (`index` counts this endpoint's deliveries from 0). */
@@ -34,6 +36,7 @@ export interface ReceiverEndpoint {
 }
 
 interface EndpointState {
+  owner: string | undefined;
   answer: Answer;
   deliveries: Delivery[];
   waiters: Set<() => void>;
@@ -71,9 +74,9 @@ export class WebhookReceiver {
   }
 
   /** A new endpoint with its own unguessable path. */
-  endpoint(answer: Answer = 200): ReceiverEndpoint {
+  endpoint(answer: Answer = 200, owner?: string): ReceiverEndpoint {
     const path = `/hooks/${randomBytes(9).toString('base64url')}`;
-    const state: EndpointState = { answer, deliveries: [], waiters: new Set() };
+    const state: EndpointState = { owner, answer, deliveries: [], waiters: new Set() };
     this.#endpoints.set(path, state);
     return {
       url: `${this.origin}${path}`,
@@ -101,6 +104,13 @@ export class WebhookReceiver {
           test();
         }),
     };
+  }
+
+  /** Every delivery of every endpoint, in order of arrival (what the coverage of a run reads). */
+  all(): Delivery[] {
+    return [...this.#endpoints.values()]
+      .flatMap((state) => state.deliveries.map((delivery) => (state.owner === undefined ? delivery : { ...delivery, owner: state.owner })))
+      .sort((a, b) => a.seq - b.seq);
   }
 
   private handle(request: IncomingMessage, response: import('node:http').ServerResponse): void {

@@ -1,10 +1,12 @@
 /**
  * Live progress on stderr and the summary on stdout: one line per finished check, then each failed,
- * errored and skipped requirement with its reason, then the counts and the verdict.
+ * errored and skipped requirement with its reason, the coverage of the contract with its gaps, then the
+ * counts and the verdict.
  * @module
  */
 import type { ProgressEvent } from '../harness/runner.js';
 import type { RunResult } from '../harness/results.js';
+import { coverageLines } from './coverage-text.js';
 
 const marks = { pass: 'ok  ', fail: 'FAIL', skip: 'skip', error: 'ERR ' } as const;
 
@@ -44,6 +46,7 @@ export function renderSummary(result: RunResult): string {
     lines.push(`skip ${ids.join(', ')}`);
     lines.push(`       ${reason}`);
   }
+  lines.push('', ...coverageLines(result.coverage));
   const { requirements, byLevel } = result.summary;
   lines.push('');
   lines.push(`${requirements.total} requirements: ${requirements.pass} pass, ${requirements.fail} fail, ${requirements.error} error, ${requirements.skip} skip (${result.requests} requests, ${(result.durationMs / 1000).toFixed(1)} s)`);
