@@ -11,10 +11,12 @@ import { longPollChecks } from './long-poll.js';
 import { paginationChecks } from './pagination.js';
 import { problemChecks } from './problems.js';
 import { rateLimitChecks } from './rate-limits.js';
+import { sessionMetadataChecks } from './session-metadata.js';
 import { sseChecks } from './sse.js';
 import type { Check } from './types.js';
 import { versioningChecks } from './versioning.js';
 import { webhookRetryChecks } from './webhook-retries.js';
+import { webhookSubscriptionChecks } from './webhook-subscriptions.js';
 import { webhookChecks } from './webhooks.js';
 
 export * from './types.js';
@@ -29,9 +31,11 @@ export const checks: readonly Check[] = [
   ...longPollChecks,
   ...sseChecks,
   ...lifecycleChecks,
+  ...sessionMetadataChecks,
   ...isolationChecks,
   ...webhookChecks,
   ...webhookRetryChecks,
+  ...webhookSubscriptionChecks,
   ...rateLimitChecks,
 ];
 

@@ -15,8 +15,10 @@ import { longPollingFaults } from './long-polling.js';
 import { paginationFaults } from './pagination.js';
 import { problemFaults } from './problems.js';
 import { rateLimitFaults } from './rate-limits.js';
+import { sessionMetadataFaults } from './session-metadata.js';
 import type { Fault } from './types.js';
 import { versioningFaults } from './versioning.js';
+import { webhookSubscriptionFaults } from './webhook-subscriptions.js';
 import { webhookFaults } from './webhooks.js';
 
 export type { Fault } from './types.js';
@@ -32,6 +34,8 @@ export const faultCatalogue: readonly Fault[] = [
   ...contractFaults,
   ...paginationFaults,
   ...lifecycleFaults,
+  ...sessionMetadataFaults,
   ...eventStreamFaults,
   ...webhookFaults,
+  ...webhookSubscriptionFaults,
 ];
