@@ -54,7 +54,7 @@ export const coverageMap: Record<CoverageKind, Readonly<Record<string, readonly 
     getWebhookUnversioned: ['HOOK-016'],
     deleteWebhookUnversioned: ['HOOK-017'],
     updateWebhookUnversioned: ['HOOK-017'],
-    enableWebhookUnversioned: ['HOOK-017'],
+    enableWebhookUnversioned: ['HOOK-018'],
     listWebhookDeliveriesUnversioned: ['PAGE-007'],
     listIntegrations: ['CONT-005', 'PAGE-007'],
     listSynths: ['CONT-005', 'PAGE-003'],
