@@ -1,6 +1,7 @@
 /**
  * `boardkit docs`: regenerates the documentation pages derived from the contract (variant map,
- * provenance report, error catalog) and builds the offline API reference into `docs/site/`.
+ * provenance report, error catalog) and from the conformance registry (the requirement list), and builds
+ * the offline API reference into `docs/site/`.
  * @module
  */
 import { resolve } from 'node:path';
@@ -13,10 +14,17 @@ interface DocsOptions {
   check?: boolean;
 }
 
-async function checkPages(): Promise<void> {
+/** Every generated page: those of the contract, and the conformance requirement list. */
+async function allPages(): Promise<Array<{ path: string; content: string }>> {
   const { loadContract } = await import('../../contract/load.js');
-  const { renderPages, stalePages } = await import('../../docs/pages.js');
-  const pages = renderPages(loadContract());
+  const { renderPages } = await import('../../docs/pages.js');
+  const { requirementListPage } = await import('../../../conformance/requirement-list.js');
+  return [...renderPages(loadContract()), requirementListPage()];
+}
+
+async function checkPages(): Promise<void> {
+  const { stalePages } = await import('../../docs/pages.js');
+  const pages = await allPages();
   const stale = await stalePages(pages);
   if (stale.length > 0) {
     const list = stale.map((path) => `  ${path}\n`).join('');
@@ -28,16 +36,15 @@ async function checkPages(): Promise<void> {
 }
 
 async function writeGeneratedPages(): Promise<void> {
-  const { loadContract } = await import('../../contract/load.js');
-  const { renderPages, writePages } = await import('../../docs/pages.js');
-  const pages = renderPages(loadContract());
+  const { writePages } = await import('../../docs/pages.js');
+  const pages = await allPages();
   await writePages(pages);
   process.stdout.write(pages.map((page) => `Wrote ${page.path}\n`).join(''));
 }
 
 export function docsCommand(): Command {
   return new Command('docs')
-    .description('regenerate docs/{variant-map,provenance,errors}.md and build the API reference into docs/site/')
+    .description('regenerate docs/{variant-map,provenance,errors,conformance-requirements}.md and build the API reference into docs/site/')
     .option('--out <dir>', 'write the API reference into this folder (default: docs/site)')
     .addOption(new Option('--pages-only', 'regenerate the pages; do not build the API reference').conflicts('siteOnly'))
     .option('--site-only', 'build the API reference; leave the pages alone')
