@@ -27,7 +27,7 @@ export function subscriptionOf(exchange: Exchange): SubscriptionBody {
 
 /** Creates a subscription at `path` (`/v1/webhooks` or `/webhooks`) to a receiver endpoint answering `answer`. */
 export async function create(ctx: CheckContext, path: string, label: string, events: string[], answer: Answer = 200): Promise<{ id: string; exchange: Exchange; endpoint: ReceiverEndpoint } | { refused: Exchange }> {
-  const endpoint = (await ctx.receiver()).endpoint(answer, ctx.name);
+  const endpoint = (await ctx.receiver()).endpoint(answer);
   const exchange = await ctx.http.post(path, { label, url: endpoint.url, events });
   const secret = (jsonOf(exchange) as { signing_secret?: unknown } | undefined)?.signing_secret;
   if (typeof secret === 'string') {

@@ -18,7 +18,7 @@ export interface Subscription {
 export type Subscribed = { subscription: Subscription } | { refused: Exchange };
 
 export async function subscribe(ctx: CheckContext, events: readonly string[], answer: Answer = 200): Promise<Subscribed> {
-  const endpoint = (await ctx.receiver()).endpoint(answer, ctx.name);
+  const endpoint = (await ctx.receiver()).endpoint(answer);
   const exchange = await ctx.http.post('/v1/webhooks', { label: marker('webhooks'), url: endpoint.url, events });
   const body = (jsonOf(exchange) ?? {}) as {
     subscription?: { id?: unknown; retry_schedule?: Subscription['retrySchedule'] };
