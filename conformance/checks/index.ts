@@ -13,6 +13,7 @@ import { problemChecks } from './problems.js';
 import { rateLimitChecks } from './rate-limits.js';
 import { sessionMetadataChecks } from './session-metadata.js';
 import { sseChecks } from './sse.js';
+import { sseEndingChecks } from './sse-endings.js';
 import type { Check } from './types.js';
 import { versioningChecks } from './versioning.js';
 import { webhookRetryChecks } from './webhook-retries.js';
@@ -30,6 +31,7 @@ export const checks: readonly Check[] = [
   ...idempotencyChecks,
   ...longPollChecks,
   ...sseChecks,
+  ...sseEndingChecks,
   ...lifecycleChecks,
   ...sessionMetadataChecks,
   ...isolationChecks,

@@ -99,7 +99,7 @@ export const coverageMap: Record<CoverageKind, Readonly<Record<string, readonly 
     'round.complete': ['SSE-001'],
     'session.complete': ['SSE-001'],
     'session.failed': [],
-    'session.cancelled': [],
+    'session.cancelled': ['SSE-008'],
     'summary.update': [],
     'summary.final': [],
   },

@@ -71,4 +71,14 @@ export const sseRequirements: readonly Requirement[] = [
     statement: 'With finite=true the stream sends the events recorded so far and closes.',
     checks: ['sse.finite'],
   },
+  {
+    id: 'SSE-008',
+    level: 'SHOULD',
+    category: 'sse',
+    seed: 'Events › Server-sent event stream of a session',
+    provenance: 'designed',
+    statement: 'The stream of a session cancelled mid-run ends with session.cancelled, whose data reconciles the credits charged and refunded.',
+    checks: ['sse.cancelled-end'],
+    references: ['docs/decisions.md › Streams'],
+  },
 ];
