@@ -84,7 +84,7 @@ export function renderHtml(result: RunResult): string {
 <p>Target ${htmlEscape(result.target.baseUrl)} · ${result.target.live ? 'live implementation' : 'mock'} · profile ${htmlEscape(result.profile.name)} · time scale ${result.target.timeScale}${result.target.testControl ? ' (test control)' : ''}</p>
 <p>${htmlEscape(result.suite.name)} ${htmlEscape(result.suite.version)}, contract ${htmlEscape(result.suite.contractVersion)} · ${result.startedAt} · ${(result.durationMs / 1000).toFixed(1)} s</p>${verdict}</header>
 <main><div class="counts"><div><b>${summary.requirements.total}</b> requirements</div><div class="pass">${summary.requirements.pass} pass</div><div class="fail">${summary.requirements.fail} fail</div><div class="error">${summary.requirements.error} error</div><div class="skip">${summary.requirements.skip} skip</div>${levels}</div>
-${coverageSection(result.coverage)}
+${coverageSection(result.coverage, new Map(result.requirements.map((requirement) => [requirement.id, requirement.status])))}
 <h2>Requirements</h2>
 <div class="filters"><button data-status="all" class="on">all</button><button data-status="fail">fail</button><button data-status="error">error</button><button data-status="skip">skip</button><button data-status="pass">pass</button></div>
 ${sections}

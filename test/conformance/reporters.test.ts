@@ -139,10 +139,10 @@ describe('report.html', () => {
 describe('the coverage of a run', () => {
   const html = renderHtml(result);
 
-  test('report.html shows the counts, every gap with the requirements that would cover it, linked to their rows', () => {
+  test('report.html shows the counts, every gap with the requirements that would cover it and their status, linked to their rows', () => {
     expect(html).toContain('<section id="coverage">');
     expect(html).toContain('1/46');
-    expect(html).toMatch(/<code>deleteSession \(DELETE \/v1\/sessions\/\{id\}\)<\/code><\/td><td><a href="#LIFE-010">LIFE-010<\/a>/);
+    expect(html).toContain('<code>getSession (GET /v1/sessions/{id})</code></td><td><a href="#LIFE-003">LIFE-003</a> <span class="muted">(error)</span>, POLL-001 <span class="muted">(not selected)</span>');
     expect(html).toContain('no requirement covers it');
     expect(html).toContain(`id="PROB-001"`);
   });
@@ -151,8 +151,10 @@ describe('the coverage of a run', () => {
     const text = renderSummary(result);
     expect(text).toContain('Coverage of the contract:');
     expect(text).toMatch(/\b1\/46 operations answered with a success/);
-    expect(text).toContain('operation deleteSession (DELETE /v1/sessions/{id}): covered by LIFE-010');
-    expect(text).toContain('webhook event session.cancelled: covered by HOOK-007');
+    expect(text).toContain('operation deleteSession (DELETE /v1/sessions/{id}): covered by LIFE-010 (not selected)');
+    expect(text).toContain('operation getSession (GET /v1/sessions/{id}): covered by LIFE-003 (error), POLL-001 (not selected)');
+    expect(text).toContain('webhook event session.cancelled: covered by HOOK-007 (not selected)');
+    expect(text).toContain('stream event session.cancelled: covered by SSE-008 (not selected)');
   });
 });
 
