@@ -4,7 +4,7 @@
  * @module
  */
 import { jsonOf } from '../harness/exchange.js';
-import { marker, startBodyA, startSession } from '../harness/sessions.js';
+import { marker, readSession, startBodyA, startSession } from '../harness/sessions.js';
 import { openStream, sentEventsOf } from './sse.js';
 import { statusOf } from './problem-shape.js';
 import { defineCheck } from './types.js';
@@ -45,4 +45,43 @@ export const cancelledEnd = defineCheck({
   },
 });
 
-export const sseEndingChecks = [cancelledEnd];
+/**
+ * A title that asks the reference server to fail the run (src/board/failure.ts); other targets run it as
+ * a title, and the check skips when the run does not fail.
+ */
+const failingTitle = (label: string): string => `${marker(label)} [simulate:upstream_error]`;
+
+export const failedEnd = defineCheck({
+  name: 'sse.failed-end',
+  category: 'sse',
+  title: 'The stream of a failed run ends with session.failed',
+  requirements: ['SSE-009'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const started = await startSession(ctx.http, ctx.contract, { ...startBodyA(ctx.target.synths, marker('stream failed'), 2), title: failingTitle('stream failed') });
+    const reading = await openStream(ctx, started.id);
+    const events = sentEventsOf(reading);
+    const last = events.at(-1);
+    if (reading.ended === 'terminal' && last?.event !== 'session.failed') {
+      const { session } = await readSession(ctx.http, started.id);
+      if (session['status'] !== 'failed') {
+        ctx.skip('SSE-009', `the run ended ${String(session['status'])}: the target offers no way to make a run fail on demand (the reference server fails one whose title holds [simulate:upstream_error])`);
+        return;
+      }
+    }
+    let data: Record<string, unknown> = {};
+    try {
+      data = JSON.parse(last?.data ?? '{}') as Record<string, unknown>;
+    } catch {
+      // Left empty: the expectation below reports the data as it came.
+    }
+    ctx.expect(
+      'SSE-009',
+      reading.ended === 'terminal' && last?.event === 'session.failed' && typeof data['error_code'] === 'string' && typeof data['error_message'] === 'string',
+      { kind: 'sequence', message: `the stream of a failed run ended ${reading.ended === 'terminal' ? 'with' : `by ${reading.ended}, last`} ${last?.event ?? 'no event'}`, expected: { last: 'session.failed', data: { error_code: 'a string', error_message: 'a string' } }, got: { ended: reading.ended, last: last?.event ?? null, data: last?.data ?? null }, evidence: reading.connections.map((connection) => connection.exchange) },
+      `the stream ended with session.failed (${String(data['error_code'])})`,
+    );
+  },
+});
+
+export const sseEndingChecks = [cancelledEnd, failedEnd];

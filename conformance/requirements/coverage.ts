@@ -98,7 +98,7 @@ export const coverageMap: Record<CoverageKind, Readonly<Record<string, readonly 
     'synth.message': ['SSE-001'],
     'round.complete': ['SSE-001'],
     'session.complete': ['SSE-001'],
-    'session.failed': [],
+    'session.failed': ['SSE-009'],
     'session.cancelled': ['SSE-008'],
     'summary.update': [],
     'summary.final': [],

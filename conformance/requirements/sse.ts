@@ -81,4 +81,14 @@ export const sseRequirements: readonly Requirement[] = [
     checks: ['sse.cancelled-end'],
     references: ['docs/decisions.md › Streams'],
   },
+  {
+    id: 'SSE-009',
+    level: 'SHOULD',
+    category: 'sse',
+    seed: 'Events › Server-sent event stream of a session',
+    provenance: 'designed',
+    statement: 'The stream of a session whose run fails ends with session.failed, whose data names an error_code and an error_message.',
+    checks: ['sse.failed-end'],
+    references: ['docs/decisions.md › Streams'],
+  },
 ];
