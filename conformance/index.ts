@@ -4,6 +4,7 @@
  * @module
  */
 export { requirements, findRequirement, categories, type Requirement, type Level, type Category } from './requirements/index.js';
+export { receiverRequirements, findReceiverRequirement } from './requirements/receiver.js';
 export { checks, findCheck, type Check, type CheckContext } from './checks/index.js';
 export { runConformance, type RunOptions, type ProgressEvent } from './harness/runner.js';
 export { SuiteError } from './harness/target.js';

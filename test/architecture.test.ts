@@ -16,10 +16,12 @@ const allowed: Record<string, string[]> = {
   client: ['generated'],
   bundle: ['contract'],
   lint: ['contract'],
-  cli: ['bundle', 'lint', 'contract', 'docs', 'fuzz', 'mock', 'conformance', 'server'],
+  cli: ['bundle', 'lint', 'contract', 'docs', 'fuzz', 'mock', 'conformance', 'server', 'webhook-tools'],
   docs: ['contract', 'bundle'],
   webhooks: ['contract', 'generated'],
   board: ['contract', 'generated'],
+  // The developer tools for receivers report through the suite's registry style and reporters.
+  'webhook-tools': ['contract', 'generated', 'webhooks', 'conformance'],
   fuzz: ['contract'],
   mock: ['contract'],
   server: ['contract', 'generated', 'board', 'webhooks'],

@@ -2,16 +2,23 @@
  * Every check of the suite, in the order the categories run.
  * @module
  */
+import { actionChecks } from './actions.js';
 import { authChecks } from './auth.js';
 import { contractChecks } from './contract.js';
+import { decisionChecks } from './decisions.js';
+import { exportChecks } from './exports.js';
 import { idempotencyChecks } from './idempotency.js';
 import { isolationChecks } from './isolation.js';
 import { lifecycleChecks } from './lifecycle.js';
 import { longPollChecks } from './long-poll.js';
+import { messageChecks } from './messages.js';
+import { outcomeChecks } from './outcomes.js';
 import { paginationChecks } from './pagination.js';
+import { planChecks } from './plans.js';
 import { problemChecks } from './problems.js';
 import { rateLimitChecks } from './rate-limits.js';
 import { sessionMetadataChecks } from './session-metadata.js';
+import { shareChecks } from './shares.js';
 import { sseChecks } from './sse.js';
 import { sseEndingChecks } from './sse-endings.js';
 import type { Check } from './types.js';
@@ -19,6 +26,15 @@ import { versioningChecks } from './versioning.js';
 import { webhookRetryChecks } from './webhook-retries.js';
 import { webhookSubscriptionChecks } from './webhook-subscriptions.js';
 import { webhookChecks } from './webhooks.js';
+import { creditChecks } from './credits.js';
+import { keyRotationChecks } from './key-rotation.js';
+import { tierChecks } from './tiers.js';
+import { summaryStreamChecks } from './summary-stream.js';
+import { sessionEventChecks } from './session-events.js';
+import { consultChecks } from './consult.js';
+import { synthChatChecks } from './synth-chat.js';
+import { legacyWebhookChecks } from './legacy-webhook.js';
+import { deliveryRetentionChecks } from './delivery-retention.js';
 
 export * from './types.js';
 
@@ -38,7 +54,23 @@ export const checks: readonly Check[] = [
   ...webhookChecks,
   ...webhookRetryChecks,
   ...webhookSubscriptionChecks,
+  ...planChecks,
+  ...messageChecks,
+  ...decisionChecks,
+  ...outcomeChecks,
+  ...exportChecks,
+  ...shareChecks,
+  ...actionChecks,
   ...rateLimitChecks,
+  ...creditChecks,
+  ...keyRotationChecks,
+  ...tierChecks,
+  ...summaryStreamChecks,
+  ...sessionEventChecks,
+  ...consultChecks,
+  ...synthChatChecks,
+  ...legacyWebhookChecks,
+  ...deliveryRetentionChecks,
 ];
 
 const byName = new Map(checks.map((check) => [check.name, check]));

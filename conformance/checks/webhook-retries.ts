@@ -29,6 +29,14 @@ const realBudgetMs = 30_000;
  * attempt made while the clock runs very fast would outlive them in a few real milliseconds.
  */
 const slackMs = 20_000;
+/**
+ * Real time the last retry arrives after the first attempt, at least: wall-clock timestamps are seconds,
+ * so attempts a few hundred milliseconds apart may rightly share one; across this span a timestamp that
+ * is not the time of its attempt shows (HOOK-013).
+ */
+const resignSpanRealMs = 4_000;
+/** How far an attempt's timestamp may sit from its arrival, beyond the first attempt's (seconds, latency). */
+const resignToleranceMs = 2_500;
 
 type Schedule = NonNullable<Subscription['retrySchedule']>;
 
@@ -121,6 +129,11 @@ async function run(ctx: CheckContext, failing: Subscription, recovering: Subscri
     budget -= realWait;
     paces.push(ctx.clock.scale());
     if (ctx.clock.controllable) {
+      const firstArrival = failing.endpoint.deliveries()[0]?.receivedAt ?? Date.now();
+      if (index === waits.length - 1 && Date.now() < firstArrival + resignSpanRealMs) {
+        // At normal speed, so that the wait adds seconds, not minutes, of target time before the retry.
+        await ctx.clock.withScale(1, () => failing.endpoint.waitFor(() => false, firstArrival + resignSpanRealMs - Date.now(), ctx.signal));
+      }
       // Fast-forward to just before the attempt is due; the attempt itself happens at normal speed.
       await settled(ctx, failing, index + 1, deliveryId);
       await ctx.clock.elapse(Math.max(0, waitMs - slackMs), ctx.signal);
@@ -183,10 +196,14 @@ function checkResigning(ctx: CheckContext, failing: Subscription, complete: bool
   }
   const ids = new Set(deliveries.map((one) => header(one, deliveryHeaders.deliveryId)));
   const stamps = deliveries.map((one) => Number(header(one, deliveryHeaders.timestamp)));
-  const increasing = stamps.every((stamp, index) => index === 0 || stamp > stamps[index - 1]!);
+  // Wall-clock seconds: on a sped-up target two retries can fall in the same second, so never decreasing;
+  // and each is the time of its own attempt: its distance to the arrival stays that of the first attempt
+  // (a constant clock offset between target and suite cancels out), where a reused one grows with time.
+  const offsets = deliveries.map((one, index) => one.receivedAt - stamps[index]! * 1000);
+  const increasing = stamps.every((stamp, index) => index === 0 || stamp >= stamps[index - 1]!) && offsets.every((offset) => Math.abs(offset - offsets[0]!) <= resignToleranceMs);
   const signed = deliveries.every((one) => signatureValid(one, failing.secret));
   const sameBody = new Set(deliveries.map((one) => JSON.stringify(bodyOf(one)))).size === 1;
-  ctx.expect('HOOK-013', ids.size === 1 && increasing && signed && sameBody, { kind: 'signature', message: 'the retries change their delivery id or body, or are not signed anew', expected: { deliveryIds: 1, timestamps: 'increasing', signatures: 'valid', body: 'unchanged' }, got: { deliveryIds: [...ids], timestamps: stamps, signaturesValid: signed, sameBody }, evidence: deliveries.map((one) => deliveryEvidence(ctx.http.config.log, ctx.name, failing.endpoint.url, one)) }, `${deliveries.length} attempts share one delivery id, each signed anew`);
+  ctx.expect('HOOK-013', ids.size === 1 && increasing && signed && sameBody, { kind: 'signature', message: 'the retries change their delivery id or body, or are not signed anew', expected: { deliveryIds: 1, timestamps: 'never decreasing, each the time of its attempt', signatures: 'valid', body: 'unchanged' }, got: { deliveryIds: [...ids], timestamps: stamps, signaturesValid: signed, sameBody }, evidence: deliveries.map((one) => deliveryEvidence(ctx.http.config.log, ctx.name, failing.endpoint.url, one)) }, `${deliveries.length} attempts share one delivery id, each signed anew`);
 }
 
 export const pause = defineCheck({

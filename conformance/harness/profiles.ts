@@ -21,6 +21,17 @@ export interface Profile {
   retrySchedules: readonly RetryScheduleName[];
   /** Also run the categories that spend quota (rate limits) without `--only`. */
   includeOptIn: boolean;
+  /**
+   * Where the target's share page opens a link, relative to the base URL, with `{token}` for the last
+   * path segment of `Share.url` (the reference server: `/s/{token}`). The page is outside the API, so by
+   * default it is unknown and the checks that open links skip.
+   */
+  sharePage?: string;
+  /**
+   * Keys of workspaces on other tiers, by tier (`pro`, `max`…), for the tier checks of a target whose test
+   * control cannot provision them (`--tier-key TIER=KEY`). Never written to a report.
+   */
+  tierKeys?: Readonly<Record<string, string>>;
 }
 
 const everyStartVariant: readonly StartVariant[] = ['A1', 'A2', 'B'];
@@ -47,9 +58,10 @@ export const builtInProfiles: Readonly<Record<string, Profile>> = {
     ...defaultProfile,
     name: 'reference',
     description:
-      "The reference server's choices: a lineup start answers A2 under 2026-10-01 and A1 under 2026-04-01, a brief start answers B.",
+      "The reference server's choices: a lineup start answers A2 under 2026-10-01 and A1 under 2026-04-01, a brief start answers B; share links open at /s/{token}.",
     startResponseA: { '2026-10-01': ['A2'], '2026-04-01': ['A1'] },
     startResponseB: ['B'],
+    sharePage: '/s/{token}',
   },
 };
 

@@ -6,7 +6,7 @@
 import type { Category, Level, Requirement } from '../requirements/types.js';
 import type { Coverage } from './coverage.js';
 import { type Exchange, evidenceBodyLimit } from './exchange.js';
-import type { Observation, Status } from './observations.js';
+import { foldStatus, type Observation, type Status } from './observations.js';
 
 export interface EvidenceRecord {
   id: number;
@@ -61,7 +61,8 @@ export interface RunSummary {
 }
 
 export interface RunResult {
-  suite: { name: string; version: string; contractVersion: string };
+  /** `title` heads the HTML report; the API suite's when absent. */
+  suite: { name: string; version: string; contractVersion: string; title?: string };
   target: TargetSummary;
   profile: { name: string; description: string };
   selection: string[];
@@ -73,8 +74,11 @@ export interface RunResult {
   summary: RunSummary;
   requirements: RequirementResult[];
   checks: CheckResult[];
-  /** What the run exercised of the contract, and the gaps (harness/coverage.ts). */
-  coverage: Coverage;
+  /**
+   * What the run exercised of the contract, and the gaps (harness/coverage.ts); a run that does not call
+   * the API (the receiver suite) has none.
+   */
+  coverage?: Coverage;
   /** 0 when no MUST failed, 1 when one did (2, the suite could not run, never has a result). */
   exitCode: 0 | 1;
 }
@@ -110,4 +114,43 @@ export function observationRecord(observation: Observation): ObservationRecord {
 
 export function emptyCounts(): Counts {
   return { pass: 0, fail: 0, skip: 0, error: 0 };
+}
+
+const outcomeOrder: Record<Status, number> = { fail: 0, error: 1, skip: 2, pass: 3 };
+/** Per requirement, every failure is kept (up to 50) but only a sample of the passes. */
+const keptPerOutcome: Record<Status, number> = { fail: 50, error: 20, skip: 20, pass: 10 };
+
+/** One requirement's status, reason and kept evidence, from every observation of the run. */
+export function fold(requirement: Requirement, observations: readonly Observation[]): RequirementResult {
+  const own = observations.filter((observation) => observation.requirement === requirement.id).sort((a, b) => outcomeOrder[a.outcome] - outcomeOrder[b.outcome]);
+  const status = foldStatus(own);
+  const skips = [...new Set(own.filter((observation) => observation.outcome === 'skip').map((observation) => observation.message))];
+  const errors = [...new Set(own.filter((observation) => observation.outcome === 'error').map((observation) => observation.message))];
+  const reason =
+    status === 'skip' ? (skips.join('; ') || 'no check observed it') : status === 'error' ? errors.join('; ') : status === 'pass' && skips.length > 0 ? `partly tested: ${skips.join('; ')}` : undefined;
+  const kept = (Object.keys(keptPerOutcome) as Status[]).flatMap((outcome) => own.filter((observation) => observation.outcome === outcome).slice(0, keptPerOutcome[outcome]));
+  return {
+    id: requirement.id,
+    level: requirement.level,
+    category: requirement.category,
+    seed: requirement.seed,
+    provenance: requirement.provenance,
+    statement: requirement.statement,
+    checks: requirement.checks,
+    ...(requirement.references === undefined ? {} : { references: requirement.references }),
+    status,
+    ...(reason === undefined ? {} : { reason }),
+    observations: kept.sort((a, b) => outcomeOrder[a.outcome] - outcomeOrder[b.outcome]).map(observationRecord),
+  };
+}
+
+/** The counts and the MUST failures the exit code is decided from. */
+export function summarize(results: readonly RequirementResult[]): RunResult['summary'] {
+  const requirements = { ...emptyCounts(), total: results.length };
+  const byLevel: Record<Level, ReturnType<typeof emptyCounts>> = { MUST: emptyCounts(), SHOULD: emptyCounts(), MAY: emptyCounts() };
+  for (const result of results) {
+    requirements[result.status]++;
+    byLevel[result.level][result.status]++;
+  }
+  return { requirements, byLevel, mustFailures: results.filter((result) => result.level === 'MUST' && result.status === 'fail').map((result) => result.id) };
 }

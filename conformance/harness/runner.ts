@@ -10,18 +10,18 @@ import { packageRoot } from '../../src/contract/paths.js';
 import { checks as allChecks } from '../checks/index.js';
 import type { Check, Phase } from '../checks/types.js';
 import { requirements as allRequirements } from '../requirements/index.js';
-import type { Level, Requirement } from '../requirements/types.js';
+import type { Requirement } from '../requirements/types.js';
 import { loadSuiteContract } from './contract.js';
 import { createCheckContext, type SharedRunState } from './context.js';
 import { ExchangeLog } from './exchange.js';
 import { HttpClient, TransportError } from './http.js';
 import { computeCoverage, type Coverage } from './coverage.js';
-import { foldStatus, type Observation, SetupFailure, type Status } from './observations.js';
+import { foldStatus, type Observation, SetupFailure } from './observations.js';
 import { type PreconditionState, unmetReason } from './preconditions.js';
 import { defaultProfile, type Profile } from './profiles.js';
 import { WebhookReceiver } from './receiver.js';
 import { receiverUnreachableReason } from './receiver-reach.js';
-import { type CheckResult, emptyCounts, observationRecord, type RequirementResult, type RunResult } from './results.js';
+import { type CheckResult, fold, type RunResult, summarize } from './results.js';
 import { checksFor, selectRequirements } from './selection.js';
 import { discoverTarget, SuiteError, type Target } from './target.js';
 
@@ -223,43 +223,6 @@ async function execute(
     clearTimeout(timer);
     controller.abort();
   }
-}
-
-const outcomeOrder: Record<Status, number> = { fail: 0, error: 1, skip: 2, pass: 3 };
-/** Per requirement, every failure is kept (up to 50) but only a sample of the passes. */
-const keptPerOutcome: Record<Status, number> = { fail: 50, error: 20, skip: 20, pass: 10 };
-
-function fold(requirement: Requirement, observations: readonly Observation[]): RequirementResult {
-  const own = observations.filter((observation) => observation.requirement === requirement.id).sort((a, b) => outcomeOrder[a.outcome] - outcomeOrder[b.outcome]);
-  const status = foldStatus(own);
-  const skips = [...new Set(own.filter((observation) => observation.outcome === 'skip').map((observation) => observation.message))];
-  const errors = [...new Set(own.filter((observation) => observation.outcome === 'error').map((observation) => observation.message))];
-  const reason =
-    status === 'skip' ? (skips.join('; ') || 'no check observed it') : status === 'error' ? errors.join('; ') : status === 'pass' && skips.length > 0 ? `partly tested: ${skips.join('; ')}` : undefined;
-  const kept = (Object.keys(keptPerOutcome) as Status[]).flatMap((outcome) => own.filter((observation) => observation.outcome === outcome).slice(0, keptPerOutcome[outcome]));
-  return {
-    id: requirement.id,
-    level: requirement.level,
-    category: requirement.category,
-    seed: requirement.seed,
-    provenance: requirement.provenance,
-    statement: requirement.statement,
-    checks: requirement.checks,
-    ...(requirement.references === undefined ? {} : { references: requirement.references }),
-    status,
-    ...(reason === undefined ? {} : { reason }),
-    observations: kept.sort((a, b) => outcomeOrder[a.outcome] - outcomeOrder[b.outcome]).map(observationRecord),
-  };
-}
-
-function summarize(results: readonly RequirementResult[]): RunResult['summary'] {
-  const requirements = { ...emptyCounts(), total: results.length };
-  const byLevel: Record<Level, ReturnType<typeof emptyCounts>> = { MUST: emptyCounts(), SHOULD: emptyCounts(), MAY: emptyCounts() };
-  for (const result of results) {
-    requirements[result.status]++;
-    byLevel[result.level][result.status]++;
-  }
-  return { requirements, byLevel, mustFailures: results.filter((result) => result.level === 'MUST' && result.status === 'fail').map((result) => result.id) };
 }
 
 export { SuiteError };

@@ -46,7 +46,9 @@ export function renderSummary(result: RunResult): string {
     lines.push(`skip ${ids.join(', ')}`);
     lines.push(`       ${reason}`);
   }
-  lines.push('', ...coverageLines(result.coverage, new Map(result.requirements.map((requirement) => [requirement.id, requirement.status]))));
+  if (result.coverage !== undefined) {
+    lines.push('', ...coverageLines(result.coverage, new Map(result.requirements.map((requirement) => [requirement.id, requirement.status]))));
+  }
   const { requirements, byLevel } = result.summary;
   lines.push('');
   lines.push(`${requirements.total} requirements: ${requirements.pass} pass, ${requirements.fail} fail, ${requirements.error} error, ${requirements.skip} skip (${result.requests} requests, ${(result.durationMs / 1000).toFixed(1)} s)`);

@@ -5,7 +5,7 @@
  * @module
  */
 import type { EvidenceRecord, ObservationRecord, RequirementResult, RunResult } from '../harness/results.js';
-import { categories } from '../requirements/types.js';
+import { reportedCategories } from '../requirements/types.js';
 import { coverageSection, coverageStyle } from './coverage-html.js';
 
 export function htmlEscape(text: string): string {
@@ -68,7 +68,7 @@ function row(result: RequirementResult): string {
 
 export function renderHtml(result: RunResult): string {
   const { summary } = result;
-  const sections = categories
+  const sections = reportedCategories
     .map((category) => result.requirements.filter((requirement) => requirement.category === category))
     .filter((group) => group.length > 0)
     .map((group) => `<h2>${htmlEscape(group[0]!.category)}</h2><table><tbody>${group.map(row).join('\n')}</tbody></table>`)
@@ -80,11 +80,11 @@ export function renderHtml(result: RunResult): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Conformance report: ${htmlEscape(result.target.baseUrl)}</title><style>${style}${coverageStyle}</style></head>
-<body><header><h1>Decision-Board API conformance</h1>
+<body><header><h1>${htmlEscape(result.suite.title ?? 'Decision-Board API conformance')}</h1>
 <p>Target ${htmlEscape(result.target.baseUrl)} · ${result.target.live ? 'live implementation' : 'mock'} · profile ${htmlEscape(result.profile.name)} · time scale ${result.target.timeScale}${result.target.testControl ? ' (test control)' : ''}</p>
 <p>${htmlEscape(result.suite.name)} ${htmlEscape(result.suite.version)}, contract ${htmlEscape(result.suite.contractVersion)} · ${result.startedAt} · ${(result.durationMs / 1000).toFixed(1)} s</p>${verdict}</header>
 <main><div class="counts"><div><b>${summary.requirements.total}</b> requirements</div><div class="pass">${summary.requirements.pass} pass</div><div class="fail">${summary.requirements.fail} fail</div><div class="error">${summary.requirements.error} error</div><div class="skip">${summary.requirements.skip} skip</div>${levels}</div>
-${coverageSection(result.coverage, new Map(result.requirements.map((requirement) => [requirement.id, requirement.status])))}
+${result.coverage === undefined ? '' : coverageSection(result.coverage, new Map(result.requirements.map((requirement) => [requirement.id, requirement.status])))}
 <h2>Requirements</h2>
 <div class="filters"><button data-status="all" class="on">all</button><button data-status="fail">fail</button><button data-status="error">error</button><button data-status="skip">skip</button><button data-status="pass">pass</button></div>
 ${sections}

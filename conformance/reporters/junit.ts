@@ -5,7 +5,7 @@
  * @module
  */
 import type { RequirementResult, RunResult } from '../harness/results.js';
-import { categories } from '../requirements/types.js';
+import { reportedCategories } from '../requirements/types.js';
 
 /** Escapes text for XML 1.0 and drops the characters it cannot carry at all. */
 export function xmlEscape(text: string): string {
@@ -54,7 +54,7 @@ function testCase(result: RequirementResult): string {
 }
 
 export function renderJunit(result: RunResult): string {
-  const suites = categories
+  const suites = reportedCategories
     .map((category) => result.requirements.filter((requirement) => requirement.category === category))
     .filter((group) => group.length > 0)
     .map((group) => {

@@ -2,19 +2,35 @@
  * The requirement registry: every rule the suite tests, one module per category.
  * @module
  */
+import { actionRequirements } from './actions.js';
 import { authRequirements } from './auth.js';
 import { contractRequirements } from './contract.js';
+import { decisionRequirements } from './decisions.js';
+import { exportRequirements } from './exports.js';
 import { idempotencyRequirements } from './idempotency.js';
 import { isolationRequirements } from './isolation.js';
 import { lifecycleRequirements } from './lifecycle.js';
 import { longPollRequirements } from './long-poll.js';
+import { messageRequirements } from './messages.js';
+import { outcomeRequirements } from './outcomes.js';
 import { paginationRequirements } from './pagination.js';
+import { planRequirements } from './plans.js';
 import { problemRequirements } from './problems.js';
 import { rateLimitRequirements } from './rate-limits.js';
+import { shareRequirements } from './shares.js';
 import { sseRequirements } from './sse.js';
 import type { Requirement } from './types.js';
 import { versioningRequirements } from './versioning.js';
 import { webhookRequirements } from './webhooks.js';
+import { creditRequirements } from './credits.js';
+import { keyRotationRequirements } from './key-rotation.js';
+import { tierRequirements } from './tiers.js';
+import { summaryStreamRequirements } from './summary-stream.js';
+import { sessionEventRequirements } from './session-events.js';
+import { consultRequirements } from './consult.js';
+import { synthChatRequirements } from './synth-chat.js';
+import { legacyWebhookRequirements } from './legacy-webhook.js';
+import { deliveryRetentionRequirements } from './delivery-retention.js';
 
 export * from './types.js';
 
@@ -30,7 +46,23 @@ export const requirements: readonly Requirement[] = [
   ...lifecycleRequirements,
   ...isolationRequirements,
   ...webhookRequirements,
+  ...planRequirements,
+  ...messageRequirements,
+  ...decisionRequirements,
+  ...outcomeRequirements,
+  ...exportRequirements,
+  ...shareRequirements,
+  ...actionRequirements,
   ...rateLimitRequirements,
+  ...creditRequirements,
+  ...keyRotationRequirements,
+  ...tierRequirements,
+  ...summaryStreamRequirements,
+  ...sessionEventRequirements,
+  ...consultRequirements,
+  ...synthChatRequirements,
+  ...legacyWebhookRequirements,
+  ...deliveryRetentionRequirements,
 ];
 
 const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));

@@ -20,10 +20,36 @@ export const categories = [
   'lifecycle',
   'isolation',
   'webhooks',
+  'plans',
+  'messages',
+  'decisions',
+  'outcomes',
+  'exports',
+  'shares',
+  'actions',
   'rate-limits',
+  'credits',
+  'key-rotation',
+  'tiers',
+  'summary-stream',
+  'session-events',
+  'consult',
+  'synth-chat',
+  'legacy-webhook',
+  'delivery-retention',
 ] as const;
 
-export type Category = (typeof categories)[number];
+/**
+ * The category of the receiver suite (`boardkit webhooks check-receiver`): its requirements test a
+ * webhook receiver, not an implementation of the API, so they form a registry of their own
+ * (`receiver.ts`) that the implementation suite never runs.
+ */
+export const receiverCategory = 'receiver';
+
+export type Category = (typeof categories)[number] | typeof receiverCategory;
+
+/** Every category a report can hold, in report order. */
+export const reportedCategories: readonly Category[] = [...categories, receiverCategory];
 
 /** The ID prefix of each category (`IDEM-003`). */
 export const categoryPrefixes: Record<Category, string> = {
@@ -38,7 +64,24 @@ export const categoryPrefixes: Record<Category, string> = {
   lifecycle: 'LIFE',
   isolation: 'ISO',
   webhooks: 'HOOK',
+  plans: 'PLAN',
+  messages: 'MSG',
+  decisions: 'DEC',
+  outcomes: 'OUT',
+  exports: 'EXP',
+  shares: 'SHARE',
+  actions: 'ACT',
   'rate-limits': 'RATE',
+  credits: 'CRED',
+  'key-rotation': 'KROT',
+  tiers: 'TIER',
+  'summary-stream': 'SUMM',
+  'session-events': 'SEVT',
+  consult: 'CONS',
+  'synth-chat': 'CHAT',
+  'legacy-webhook': 'LEG',
+  'delivery-retention': 'DLVR',
+  receiver: 'RECV',
 };
 
 /**

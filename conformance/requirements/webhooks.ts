@@ -39,7 +39,7 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Webhook subscriptions › Verification rules 2',
     provenance: 'stated',
-    statement: "X-Service-Timestamp is Unix seconds within 300 seconds of the service's clock at delivery.",
+    statement: 'X-Service-Timestamp is Unix seconds within 300 seconds of the wall clock at delivery, whatever the time scale of a simulated target.',
     checks: ['webhooks.delivery'],
   },
   {
@@ -121,7 +121,7 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Webhook subscriptions',
     provenance: 'designed',
-    statement: 'Every retry of one delivery keeps its X-Service-Delivery-Id and is signed anew with the time of the attempt.',
+    statement: 'Every retry of one delivery keeps its X-Service-Delivery-Id and is signed anew with the wall-clock time of the attempt.',
     checks: ['webhooks.retry-schedule'],
     references: ['docs/decisions.md › Webhooks'],
   },

@@ -26,21 +26,29 @@ export interface RenderOptions {
   root?: string;
 }
 
-/** Bundles the contract and renders every artefact in memory; nothing in the package is written. */
-export async function renderArtefacts(options: RenderOptions = {}): Promise<Artefact[]> {
+/**
+ * The contract bundled by Redocly into one document, normalised as the artefacts hold it; only a scratch
+ * file in the OS's temporary folder is written (the watch modes serve it without touching `dist/`).
+ */
+export async function bundleDocument(root: string = contractRoot): Promise<Record<string, unknown>> {
   const scratch = await mkdtemp(join(tmpdir(), 'boardkit-bundle-'));
   try {
     const bundledFile = join(scratch, 'openapi.yaml');
-    await redoclyBundle(options.root ?? contractRoot, bundledFile);
-    const document = normalise(parse(await readFile(bundledFile, 'utf8')) as Record<string, unknown>);
-    return [
-      { path: artefactPaths.bundledYaml, content: toYaml(document) },
-      { path: artefactPaths.bundledJson, content: toJson(document) },
-      { path: artefactPaths.generatedTypes, content: await generateTypes(document) },
-    ];
+    await redoclyBundle(root, bundledFile);
+    return normalise(parse(await readFile(bundledFile, 'utf8')) as Record<string, unknown>);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** Bundles the contract and renders every artefact in memory; nothing in the package is written. */
+export async function renderArtefacts(options: RenderOptions = {}): Promise<Artefact[]> {
+  const document = await bundleDocument(options.root ?? contractRoot);
+  return [
+    { path: artefactPaths.bundledYaml, content: toYaml(document) },
+    { path: artefactPaths.bundledJson, content: toJson(document) },
+    { path: artefactPaths.generatedTypes, content: await generateTypes(document) },
+  ];
 }
 
 export async function writeArtefacts(artefacts: Artefact[], target: string = packageRoot): Promise<void> {

@@ -15,6 +15,7 @@ import { mockCommand } from './commands/mock.js';
 import { proxyCommand } from './commands/proxy.js';
 import { scaffoldHandlersCommand } from './commands/scaffold-handlers.js';
 import { serveCommand } from './commands/serve.js';
+import { webhooksCommand } from './commands/webhooks.js';
 
 function packageVersion(): string {
   const manifest = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
@@ -34,7 +35,8 @@ export function createProgram(): Command {
     .addCommand(mockCommand())
     .addCommand(proxyCommand())
     .addCommand(serveCommand())
-    .addCommand(scaffoldHandlersCommand());
+    .addCommand(scaffoldHandlersCommand())
+    .addCommand(webhooksCommand());
 }
 
 /** Runs the CLI; failures become a message on stderr and exit code 1, never a stack trace. */

@@ -19,12 +19,15 @@ export const defaultSiteDir = join(packageRoot, 'docs', 'site');
 /** Redoc reads this option from the page; Redocly sets it from `telemetry: off` / `REDOCLY_TELEMETRY`. */
 const telemetryOff = '"disableTelemetry":true';
 
-/** Builds the reference into `siteDir` and returns the path of its page. */
-export async function buildReference(siteDir: string = defaultSiteDir): Promise<string> {
+/** The bundled contract the reference is built from by default. */
+export const bundledYaml = join(packageRoot, artefactPaths.bundledYaml);
+
+/** Builds the reference of `document` (a bundled contract file) into `siteDir`; returns the page's path. */
+export async function buildReference(siteDir: string = defaultSiteDir, document: string = bundledYaml): Promise<string> {
   const scratch = await mkdtemp(join(tmpdir(), 'boardkit-docs-'));
   try {
     const rendered = join(scratch, 'index.html');
-    await redoclyBuildDocs(join(packageRoot, artefactPaths.bundledYaml), rendered, referenceTitle);
+    await redoclyBuildDocs(document, rendered, referenceTitle);
     const html = localiseAssets(await readFile(rendered, 'utf8'));
     if (!html.includes(telemetryOff)) {
       throw new Error('the rendered reference does not disable Redoc telemetry; is REDOCLY_TELEMETRY honoured?');

@@ -6,7 +6,9 @@
  *    (`500 NO_COMPLEX_OBJECT_TEXT`), so each named example becomes the wire text of its event, the media
  *    type's `x-stream-example` (a whole run) is added first as the example `stream`, and the schema
  *    becomes the list of those texts, which is what Prism then validates the body against.
- * 2. **Routing problems.** The 404 and 405 fallback operations of `fallbacks.ts`.
+ * 2. **Routing problems.** The 404 and 405 fallback operations of `fallbacks.ts`, which describe what the
+ *    front door (`front.ts`) answers from its route table; Prism itself is given the contract's
+ *    operations only (`createPrismDocument`), so it never scores them.
  * 3. **Links to the mock.** Example bodies carry absolute URLs under the contract's default `{base_url}`
  *    (`events_url`, `outcomes_url`, …); they are rewritten to the mock's base URL so a client can follow them.
  * Everything else, every operation, schema and example, is the contract's own.
@@ -83,10 +85,23 @@ function serveEventStreamsAsText(document: OpenApiDocument): void {
   }
 }
 
-/** The document the mock serves, derived from the bundled contract (which is not changed). */
-export function createMockDocument(contract: OpenApiDocument, options: MockDocumentOptions): OpenApiDocument {
+/**
+ * The document Prism mocks: the contract's operations only, with their event streams as text and their
+ * links pointing at the mock (changes 1 and 3). The routing problems are the front door's.
+ */
+export function createPrismDocument(contract: OpenApiDocument, options: MockDocumentOptions): OpenApiDocument {
   const document = withBaseUrl(contract, options.baseUrl);
   serveEventStreamsAsText(document);
+  return document;
+}
+
+/**
+ * The document the mock serves, derived from the bundled contract (which is not changed): every answer
+ * the mock gives, the routing problems of the front door included as operations (change 2), which is
+ * what the example catalog lists.
+ */
+export function createMockDocument(contract: OpenApiDocument, options: MockDocumentOptions): OpenApiDocument {
+  const document = createPrismDocument(contract, options);
   addMethodNotAllowed(document);
   addUnknownPaths(document);
   return document;

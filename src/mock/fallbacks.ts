@@ -1,16 +1,14 @@
 /**
- * Operations the mock adds so that routing errors get the contract's problems, not Prism's own.
+ * The routing problems written into the mock document as operations, so the document lists every answer
+ * the mock gives (the example catalog reads it). The front door (`front.ts`) answers these requests
+ * itself from its route table (`routes.ts`); Prism is given the contract's operations only.
  *
  * The contract states (info "Errors") that an unknown path is a `404 not-found` problem and a known path
- * with an undocumented method a `405 method-not-allowed` problem. Prism answers both with its own
- * `https://stoplight.io/prism/errors#…` types, and it has no setting for them. It does route a request to
- * the best-scoring path template (concrete segments before `{templated}` ones), so the mock document gets:
+ * with an undocumented method a `405 method-not-allowed` problem. The document gets:
  * 1. on every path, each missing method as an operation answering the 405 problem with `Allow`
  *    (RFC 9110 §15.5.6);
- * 2. catch-all paths `/{segment1}` … `/{segment1}/…/{segmentN}`, every method answering the 404 problem.
- *    Their template parameters are left undeclared, so Prism does not validate them and an empty segment
- *    (`/`, a trailing slash) still reaches the 404.
- *    A contract path always scores higher than a catch-all of its length, so it keeps its requests.
+ * 2. catch-all paths `/{segment1}` … `/{segment1}/…/{segmentN}`, every method answering the 404 problem,
+ *    one segment deeper than the deepest contract path.
  * Both are unauthenticated, and the 405 operations take every parameter as a plain string: routing comes
  * before authentication and validation, so nothing may turn these answers into a 401 or a 400.
  * @module
@@ -18,11 +16,11 @@
 import type { OpenApiDocument } from '../contract/load.js';
 import { resolve } from '../contract/pointer.js';
 import { problemHead, problemTypes } from '../contract/problem-types.js';
+import { routedMethods } from './routes.js';
+
+export { routedMethods };
 
 type Node = Record<string, unknown>;
-
-/** The methods a client can send to a path; OPTIONS stays with Prism's CORS preflight handling. */
-export const routedMethods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** Marks an operation the mock added; its value names the problem it answers with. */
 export const fallbackMarker = 'x-mock-fallback';

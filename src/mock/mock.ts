@@ -1,24 +1,25 @@
 /**
- * The mock of the API for clients built before any implementation exists: Prism serving the mock
- * document (`document.ts`) derived from the bundled contract.
+ * The mock of the API for clients built before any implementation exists: one HTTP server, the front
+ * door (`front.ts`), routing every request by the contract and handing the routed ones to Prism running
+ * in the same process (`engine.ts`) on the contract's operations (`createPrismDocument`).
  *
- * Static mode (the default) answers with the contract's named examples and runs Prism with `--errors`:
+ * Static mode (the default) answers with the contract's named examples and runs Prism with `errors`:
  * should Prism find one of its own responses invalid against the document, it answers
  * `500 …#VIOLATIONS` instead of passing it on, so the mock cannot silently serve an invalid body. Dynamic
- * mode generates bodies from the schemas with json-schema-faker; it runs without `--errors`, because the
+ * mode generates bodies from the schemas with json-schema-faker; it runs without `errors`, because the
  * faker mis-generates some schemas of the contract (array `const` inside `oneOf`, see mocks/README.md) and
  * Prism then reports the violations in the `sl-violations` header instead of failing the request.
- * `-v warn`: at its default `info` level Prism writes several log lines for every request, which each
- * request pays for in CPU; warnings and errors are still shown.
+ * Prism logs warnings and errors only (`prism mock -v warn`): its `info` lines cost every request CPU.
+ *
+ * `reload` swaps the whole runtime for a new contract on the same port (`boardkit mock --watch`); a
+ * contract that does not compile leaves the running one in place.
  * @module
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { loadContract, type OpenApiDocument } from '../contract/load.js';
-import { createMockDocument } from './document.js';
+import { createMockDocument, createPrismDocument } from './document.js';
 import { startFront } from './front.js';
-import { baseUrlOf, freePort, startPrism, type PrismOutput, type PrismProcess } from './prism.js';
+import { baseUrlOf, type PrismOutput } from './prism.js';
+import { compileRuntime, type MockRuntime } from './runtime.js';
 
 export const defaultMockHost = '127.0.0.1';
 export const defaultMockPort = 4010;
@@ -28,6 +29,7 @@ export interface MockOptions {
   port?: number;
   /** Generate bodies from the schemas instead of serving the named examples. */
   dynamic?: boolean;
+  /** Where Prism's warnings go: the terminal, or kept for `output()`. */
   output?: PrismOutput;
   /** The bundled contract to mock (default: the package's own). */
   contract?: OpenApiDocument;
@@ -36,55 +38,52 @@ export interface MockOptions {
 export interface RunningMock {
   /** The mock's base URL: the `{base_url}` the contract's paths hang from. */
   baseUrl: string;
-  /** The document Prism serves. */
+  /** Every answer the mock gives, as a document: Prism's operations and the front door's routing problems. */
   document: OpenApiDocument;
-  prism: PrismProcess;
-  /** Stops Prism and removes the document it served. */
+  /** Serves `contract` from now on, on the same port; rejects, keeping the current one, if it does not compile. */
+  reload(contract: OpenApiDocument): Promise<void>;
+  /** Prism's latest warnings (at most 64 KiB) when its output is kept. */
+  output(): string;
+  /** Resolves once the mock has stopped. */
+  stopped: Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Prism's arguments for the mock, after the document. */
-export function mockFlags(dynamic: boolean): string[] {
-  const verbosity = ['-v', 'warn'];
-  // fillProperties=false: the faker would otherwise add random members to objects that allow them.
-  return dynamic
-    ? [...verbosity, '--dynamic', '--json-schema-faker-fillProperties=false']
-    : [...verbosity, '--errors'];
-}
+const outputLimit = 64 * 1024;
 
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? defaultMockHost;
   const port = options.port ?? defaultMockPort;
   const baseUrl = baseUrlOf(host, port);
-  const document = createMockDocument(options.contract ?? loadContract(), { baseUrl });
-  const folder = await mkdtemp(join(tmpdir(), 'boardkit-mock-'));
-  const file = join(folder, 'openapi.mock.json');
-  try {
-    await writeFile(file, JSON.stringify(document));
-    // Prism listens on a private loopback port behind the front door (`front.ts`), which owns `port`.
-    const prismHost = '127.0.0.1';
-    const prismPort = await freePort(prismHost);
-    const prism = await startPrism({
-      args: ['mock', file, ...mockFlags(options.dynamic === true)],
-      host: prismHost,
-      port: prismPort,
-      output: options.output ?? 'pipe',
-    });
-    let front;
-    try {
-      front = await startFront({ host, port, upstream: { host: prismHost, port: prismPort }, contract: document });
-    } catch (error) {
-      await prism.stop();
-      throw error;
-    }
-    const stop = async (): Promise<void> => {
+  let kept = '';
+  const engineOptions = {
+    dynamic: options.dynamic === true,
+    output: options.output ?? 'pipe',
+    keep: (line: string) => {
+      kept = (kept + line).slice(-outputLimit);
+    },
+  };
+  const compile = async (contract: OpenApiDocument): Promise<{ runtime: MockRuntime; document: OpenApiDocument }> => ({
+    runtime: await compileRuntime(createPrismDocument(contract, { baseUrl }), engineOptions),
+    document: createMockDocument(contract, { baseUrl }),
+  });
+  let current = await compile(options.contract ?? loadContract());
+  const front = await startFront({ host, port, runtime: () => current.runtime });
+  let markStopped = (): void => undefined;
+  const stopped = new Promise<void>((done) => (markStopped = done));
+  const mock: RunningMock = {
+    baseUrl,
+    document: current.document,
+    async reload(contract) {
+      current = await compile(contract);
+      mock.document = current.document;
+    },
+    output: () => kept,
+    stopped,
+    async stop() {
       await front.close();
-      await prism.stop();
-      await rm(folder, { recursive: true, force: true });
-    };
-    return { baseUrl, document, prism, stop };
-  } catch (error) {
-    await rm(folder, { recursive: true, force: true });
-    throw error;
-  }
+      markStopped();
+    },
+  };
+  return mock;
 }

@@ -11,6 +11,7 @@ import { flooredScaledClock } from './clock-floor.js';
 import { handlers } from './handlers/index.js';
 import { connectDemoTools } from './integrations.js';
 import { configureLegacyWebhooks, type LegacyWebhook, type LegacyWebhookSetting } from './legacy-webhooks.js';
+import { checkForwardUrl, type ForwardSetting, type Forwarding } from './forward-webhooks.js';
 import { provisionKeys, type ProvisionedKey } from './provisioning.js';
 import type { ResponseViolation } from './response-validation.js';
 import { createServices, type Services } from './services.js';
@@ -48,6 +49,8 @@ export interface ServerOptions {
   testControl?: boolean;
   /** Deprecated per-key webhook URLs, each on a key of this server (kept in the store). */
   legacyWebhooks?: readonly LegacyWebhookSetting[];
+  /** Also deliver every event of every workspace to this local URL, signed with its secret. */
+  forwardWebhooks?: ForwardSetting;
   onError?: (error: unknown) => void;
 }
 
@@ -58,6 +61,8 @@ export interface RunningServer {
   provisioned: ProvisionedKey[];
   /** The legacy webhook URLs this start configured, with their secrets. */
   legacyWebhooks: LegacyWebhook[];
+  /** Where every event is forwarded, and the secret its deliveries are signed with. */
+  forwarding: Forwarding | undefined;
   services: Services;
   app: FastifyInstance;
   /** Responses that broke the contract (with `validateResponses`). */
@@ -67,6 +72,8 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const document = loadContract();
+  // Checked before anything starts: a refused URL leaves nothing behind.
+  const forwarding = options.forwardWebhooks === undefined ? undefined : await checkForwardUrl(options.forwardWebhooks);
   const store = createStore(options.db ?? ':memory:', { keptSessions: options.keptSessions });
   const { clock, stop: stopClock }: { clock: Clock; stop(): void } =
     options.clock === undefined ? flooredScaledClock(store, options.timeScale ?? 1) : { clock: options.clock, stop: () => undefined };
@@ -77,6 +84,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     region: 'US-East',
     allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? false,
     allowLoopbackWebhookUrls: options.allowLoopbackWebhookUrls ?? false,
+    forwardWebhooks: forwarding,
   };
   const testControl = options.testControl === true ? startTestControl(clock, () => services, () => keys) : undefined;
   const services = createServices(document, store, clock, settings, () => baseUrl, onError, testControl?.postDelivery);
@@ -126,6 +134,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     baseUrl,
     provisioned,
     legacyWebhooks,
+    forwarding,
     services,
     app,
     violations,

@@ -7,6 +7,7 @@ import type { PostAttempt } from '../webhooks/dispatcher.js';
 import { createContractValidator, type ContractValidator } from '../contract/validator.js';
 import { apiVersions, type ApiVersions } from './api-version.js';
 import type { Clock } from './clock.js';
+import type { Forwarding } from './forward-webhooks.js';
 import { cursorCodec, type CursorCodec } from './pagination.js';
 import { problemCatalogue, type ProblemCatalogue } from './problems.js';
 import { rateLimiter, type RateLimiter } from './rate-limit.js';
@@ -26,6 +27,8 @@ export interface ServiceSettings {
   allowPrivateWebhookUrls: boolean;
   /** Deliver webhooks to loopback addresses, other private ones still refused (local testing only). */
   allowLoopbackWebhookUrls?: boolean;
+  /** Also deliver every event to this local URL (`--forward-webhooks`). */
+  forwardWebhooks?: Forwarding | undefined;
 }
 
 export interface Services {
@@ -71,6 +74,7 @@ export function createServices(
       allowLoopback: settings.allowLoopbackWebhookUrls === true,
       onError,
       post: postDelivery,
+      forward: settings.forwardWebhooks,
     }),
     baseUrl,
     changes: sessionChanges(),

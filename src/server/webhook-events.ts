@@ -1,7 +1,7 @@
 /**
  * Webhook events of the service (seed "Events"): subscriptions live in the workspace's store, their
  * URL, secret, event filter and breaker in the durable outbox of src/webhooks, whose dispatcher waits
- * between retries on the server clock and times attempts and leases in real time. An event is queued for
+ * between retries on the server clock and times attempts and leases, and signs, in real time. An event is queued for
  * the subscriptions of the workspace it happened in, never another's, in the same transaction as the
  * change it reports when the caller holds one. The deprecated per-key webhook URL is a target of the same
  * outbox (legacy-webhooks.ts), keyed by the API key's id.
@@ -11,8 +11,10 @@ import { buildEnvelope, type WebhookEnvelope, type WebhookEventData, type Webhoo
 import { createSqliteOutbox } from '../webhooks/sqlite-outbox.js';
 import { createWebhookDispatcher, type PostAttempt, type WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
+import { postDelivery } from '../webhooks/delivery-request.js';
 import { realClock, realTimer } from '../webhooks/real-time.js';
 import type { Clock, ClockTimer } from './clock.js';
+import { configureForwarding, forwardTargetId, type Forwarding } from './forward-webhooks.js';
 import { randomAlphanumeric } from './ids.js';
 import type { Store } from './store/index.js';
 import type { Workspace } from './store/workspaces.js';
@@ -40,7 +42,9 @@ export interface WebhookEventOptions {
   allowLoopback?: boolean;
   onError: (error: unknown) => void;
   /** Sends each attempt in place of the dispatcher's own POST (the test-only fault switches). */
-  post?: PostAttempt;
+  post?: PostAttempt | undefined;
+  /** Also deliver every event to this local URL (`--forward-webhooks`). */
+  forward?: Forwarding | undefined;
 }
 
 /** A receiver must answer an attempt within 10 seconds of real time (`x-webhook-delivery`). */
@@ -60,6 +64,8 @@ export function webhookEvents(store: Store, clock: Clock, options: WebhookEventO
   // taken but not settled are due again. The receiver may have had the attempt; deliveries are
   // at-least-once, and the delivery id lets it see the repeat.
   outbox.releaseLeases();
+  configureForwarding(outbox, options.forward);
+  const post = options.post ?? postDelivery;
   const dispatcher = createWebhookDispatcher({
     outbox,
     clock,
@@ -68,6 +74,9 @@ export function webhookEvents(store: Store, clock: Clock, options: WebhookEventO
     // Real time, for leases: the server clock may be sped up or moved by hand.
     leaseClock: realClock,
     leaseTimer: realTimer,
+    // Wall clock, for X-Service-Timestamp: receivers check it against their own clock within 300 s
+    // (seed verification rule 2), whatever --time-scale does to simulated time (docs/decisions.md).
+    signingClock: realClock,
     timer: {
       set: (callback, delayMs) => clock.setTimer(delayMs, callback),
       clear: (handle) => (handle as ClockTimer).cancel(),
@@ -75,10 +84,14 @@ export function webhookEvents(store: Store, clock: Clock, options: WebhookEventO
     allowPrivate: options.allowPrivate,
     allowLoopback: options.allowLoopback,
     onError: options.onError,
-    post: options.post,
+    // The forwarding URL was checked to be loopback at start; only its attempts may reach loopback.
+    post: (input, claim) => post(claim.target.id === forwardTargetId ? { ...input, allowLoopback: true } : input, claim),
   });
   /** Queues `envelope` for every subscription of the workspace that lists its event and is not paused. */
   function queue(workspace: Workspace, envelope: WebhookEnvelope): number {
+    if (options.forward !== undefined) {
+      dispatcher.enqueue(forwardTargetId, envelope);
+    }
     return store.webhookSubscriptions
       .all(workspace.id)
       .filter((subscription) => dispatcher.enqueue(subscription.id, envelope) !== undefined).length;

@@ -7,7 +7,7 @@
  * a failed attempt, since following it would reach a URL nobody checked.
  * @module
  */
-import { request as httpRequest, STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpRequest, STATUS_CODES, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -50,7 +50,19 @@ export interface PostInput extends UrlGuardOptions {
   body: string;
   /** The receiver must answer within this time (`x-webhook-delivery.attempt_timeout_seconds`: 10). */
   timeoutMs: number;
+  /** Keep the receiver's headers and the start of its body (the developer tools show them). */
+  keepResponse?: boolean;
 }
+
+/** What the receiver answered, when `keepResponse` asked for it. */
+export interface KeptResponse {
+  headers: IncomingHttpHeaders;
+  /** The body as text, cut after `keptBodyLimit` bytes. */
+  body: string;
+}
+
+/** How much of a receiver's answer is kept: enough to show, never a memory risk. */
+export const keptBodyLimit = 64 * 1024;
 
 export interface PostResult {
   /** The receiver's status; `null` when no response arrived. */
@@ -58,6 +70,7 @@ export interface PostResult {
   /** Why the attempt failed; `null` for a 2xx. */
   error: string | null;
   durationMs: number;
+  response?: KeptResponse;
 }
 
 /** Answers the socket's lookup with the addresses the guard already checked. */
@@ -92,10 +105,11 @@ export async function postDelivery(input: PostInput): Promise<PostResult> {
   const send = check.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<PostResult>((settle) => {
     let settled = false;
+    let kept: KeptResponse | undefined;
     const finish = (responseCode: number | null, error: string | null): void => {
       if (!settled) {
         settled = true;
-        settle({ responseCode, error, durationMs: elapsed() });
+        settle({ responseCode, error, durationMs: elapsed(), ...(kept === undefined ? {} : { response: kept }) });
       }
     };
     const timedOut = `No answer within ${input.timeoutMs / 1000} seconds.`;
@@ -113,8 +127,22 @@ export async function postDelivery(input: PostInput): Promise<PostResult> {
       },
       (response) => {
         const code = response.statusCode ?? 0;
-        // The body is read to its end (the attempt lasts until then) and discarded.
-        response.resume();
+        // The body is read to its end (the attempt lasts until then) and discarded, unless asked for.
+        if (input.keepResponse === true) {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            if (size < keptBodyLimit) {
+              chunks.push(chunk.subarray(0, keptBodyLimit - size));
+              size += chunk.length;
+            }
+          });
+          response.on('end', () => {
+            kept = { headers: response.headers, body: Buffer.concat(chunks).toString('utf8') };
+          });
+        } else {
+          response.resume();
+        }
         response.on('end', () => finish(code, describeStatus(code)));
         response.on('error', fail);
         response.on('close', () => finish(null, signal.aborted ? timedOut : 'The response ended early.'));

@@ -20,6 +20,12 @@ export interface DispatcherOptions {
   outbox: WebhookOutbox;
   clock?: Clock;
   timer?: Timer;
+  /**
+   * The clock `X-Service-Timestamp` is read from; `clock` by default. A receiver compares the timestamp
+   * with its own wall clock (seed verification rule 2), so a server whose `clock` is simulated gives real
+   * time here: a signature timestamp is transport, not simulation.
+   */
+  signingClock?: Clock;
   /** Deliver to private and loopback addresses: for local testing only. */
   allowPrivate?: boolean;
   /** Deliver to loopback addresses, other private ones still refused: for local testing only. */
@@ -79,6 +85,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     onError = (error: unknown) => process.emitWarning(error instanceof Error ? error : String(error)),
   } = options;
   const leaseClock = options.leaseClock ?? clock;
+  const signingClock = options.signingClock ?? clock;
   const leaseTimer = options.leaseTimer ?? timer;
   const inFlightByTarget = new Map<string, number>();
   const running = new Set<Promise<void>>();
@@ -94,7 +101,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
       secret: target.secret,
       event: delivery.event,
       deliveryId: delivery.id,
-      timestamp: Math.floor(attemptedAt / 1000),
+      timestamp: Math.floor(signingClock.now() / 1000),
       body: delivery.body,
     });
     const post = options.post ?? postDelivery;

@@ -13,8 +13,10 @@ export * from './outbox.js';
 export { createMemoryOutbox } from './memory-outbox.js';
 export { createSqliteOutbox, migrate, type SqliteDatabase, type SqliteStatement } from './sqlite-outbox.js';
 export {
+  keptBodyLimit,
   postDelivery,
   signedHeaders,
+  type KeptResponse,
   type PostInput,
   type PostResult,
   type SignedHeadersInput,

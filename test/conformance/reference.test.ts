@@ -53,17 +53,17 @@ describe('the suite against the reference server', () => {
   });
 
   test('the coverage shows every item a requirement covers, and only those items no requirement covers are gaps', () => {
-    const coveredGaps = result.coverage.gaps.filter((gap) => gap.requirements.length > 0);
+    const coveredGaps = result.coverage!.gaps.filter((gap) => gap.requirements.length > 0);
     expect(coveredGaps).toEqual([]);
     const uncalled = Object.entries(coverageMap.operations).filter(([, ids]) => ids.length === 0).map(([id]) => id);
-    expect(result.coverage.operations.filter((operation) => !operation.exercised).map((operation) => operation.operationId).sort()).toEqual(uncalled.sort());
+    expect(result.coverage!.operations.filter((operation) => !operation.exercised).map((operation) => operation.operationId).sort()).toEqual(uncalled.sort());
   });
 
   test('each tie of the coverage map holds: a check of a named requirement produced the item', () => {
     /** The checks of the requirements a map entry names. */
     const checksOf = (ids: readonly string[]): Set<string> => new Set(ids.flatMap((id) => findRequirement(id)?.checks ?? []).filter((name) => findCheck(name) !== undefined));
     const broken: string[] = [];
-    for (const operation of result.coverage.operations.filter((one) => one.requirements.length > 0)) {
+    for (const operation of result.coverage!.operations.filter((one) => one.requirements.length > 0)) {
       const own = checksOf(operation.requirements);
       if (!operation.checks.some((check) => own.has(check))) {
         broken.push(`operation ${operation.operationId}: ${operation.requirements.join(', ')} (called with a success by ${operation.checks.join(', ') || 'none'})`);
@@ -71,7 +71,7 @@ describe('the suite against the reference server', () => {
     }
     const kinds = ['startRequestVariants', 'startResponseVariants', 'webhookEnvelopes', 'problemTypes', 'webhookEvents', 'streamEvents'] as const;
     for (const kind of kinds) {
-      const items: ItemCoverage[] = result.coverage[kind];
+      const items: ItemCoverage[] = result.coverage![kind];
       for (const item of items.filter((one) => one.requirements.length > 0 && one.seen > 0)) {
         const own = checksOf(item.requirements);
         if (!item.checks.some((check) => own.has(check))) {

@@ -55,11 +55,11 @@ describe('report.html in a browser', () => {
     const coverage = browser.page.locator('#coverage');
     await expect(coverage.isVisible()).resolves.toBe(true);
     const text = await coverage.innerText();
-    const { operations } = result.coverage.summary;
+    const { operations } = result.coverage!.summary;
     expect(text).toContain('Coverage of the contract');
     expect(text).toContain(`${operations.seen}/${operations.documented}`);
-    expect(text).toContain(`Gaps (${result.coverage.gaps.length})`);
-    const tied = result.coverage.gaps.find((gap) => gap.requirements.length > 0)!;
+    expect(text).toContain(`Gaps (${result.coverage!.gaps.length})`);
+    const tied = result.coverage!.gaps.find((gap) => gap.requirements.length > 0)!;
     expect(text).toContain(tied.item);
     await browser.page.locator('#coverage summary', { hasText: 'Operations' }).click();
     await expect(browser.page.locator('#coverage code', { hasText: 'PATCH /v1/sessions/{id}' }).first().isVisible()).resolves.toBe(true);

@@ -3,11 +3,15 @@
  * builds first), on a free port and a SQLite file.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../src/contract/paths.js';
+import { verifyDelivery } from '../../src/index.js';
+import { waitFor } from './harness.js';
 
 let folder: string;
 
@@ -158,5 +162,44 @@ describe('boardkit serve', () => {
     const badTier = await run('--tier', 'platinum');
     expect(badTier.code).not.toBe(0);
     expect(badTier.stderr).toMatch(/platinum/);
+  });
+
+  test('--time-scale 1000 --forward-webhooks: a receiver that checks timestamps against its own clock accepts every delivery', async () => {
+    const secret = 'whsec_forwardedfromserve000000001';
+    const verdicts: Array<{ event: string; verdict: ReturnType<typeof verifyDelivery> }> = [];
+    const receiver = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const rawBody = Buffer.concat(chunks);
+        const verdict = verifyDelivery({ secret, rawBody, headers: request.headers });
+        verdicts.push({ event: String(request.headers['x-service-event']), verdict });
+        response.writeHead(verdict.ok ? 204 : verdict.status).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const key = 'sk_test_forwardfromserve0001';
+    const server = await serve('--db', ':memory:', '--api-key', key, '--time-scale', '1000', '--forward-webhooks', url, '--forward-secret', secret);
+    try {
+      expect(server.output).toContain(`Forwarding every webhook event to ${url}, signed with ${secret}`);
+      const started = await fetch(`${server.baseUrl}/v1/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'boardroom', title: 'Move the launch', synths: ['cfo', 'skeptic'], rounds: 1 }),
+      });
+      expect(started.status).toBe(202);
+      await waitFor(() => verdicts.some((one) => one.event === 'session.complete'), 30_000);
+      expect(verdicts.map((one) => one.verdict)).toEqual(verdicts.map(() => ({ ok: true })));
+    } finally {
+      await server.stop();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
+  test('--forward-webhooks refuses a URL that is not on this machine', async () => {
+    const refused = await run('--db', ':memory:', '--port', '0', '--forward-webhooks', 'http://192.0.2.1/hooks');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/forwarding goes to a loopback address only/);
   });
 });

@@ -12,8 +12,8 @@ export interface Run {
   stderr: string;
 }
 
-/** `env` is merged over the test process's environment. */
-export function runBoardkit(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+/** `env` is merged over the test process's environment; `input`, when given, is written to standard input. */
+export function runBoardkit(args: string[], env: NodeJS.ProcessEnv = {}, input?: string | Buffer): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), ...args], {
       cwd: packageRoot,
@@ -25,5 +25,8 @@ export function runBoardkit(args: string[], env: NodeJS.ProcessEnv = {}): Promis
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    if (input !== undefined) {
+      child.stdin.end(input);
+    }
   });
 }

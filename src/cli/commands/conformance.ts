@@ -11,6 +11,7 @@ interface ConformanceOptions {
   target?: string;
   apiKey?: string;
   apiKeyB?: string;
+  tierKey?: string[];
   reportDir: string;
   only?: string[];
   profile?: string;
@@ -30,6 +31,7 @@ export function conformanceCommand(): Command {
     .option('--target <base_url>', "the deployment's {base_url} (versioned paths are {base_url}/v1/...)")
     .option('--api-key <key>', 'an API key of the workspace under test (default: $BOARDKIT_API_KEY)')
     .option('--api-key-b <key>', 'a key of another workspace, for the isolation checks (default: $BOARDKIT_API_KEY_B)')
+    .option('--tier-key <tier=key>', 'a key of a workspace on another tier (pro=sk_...), for the tier checks of a target without test control; repeatable', collect)
     .option('--report-dir <dir>', 'where to write report.json, junit.xml and report.html', 'reports/conformance')
     .option('--only <ids>', 'requirement IDs, ID prefixes or categories, comma-separated or repeated (e.g. IDEM-003,webhooks)', collect)
     .option('--profile <name>', 'default, full (with rate limits), reference, or a profile .json file')
@@ -43,6 +45,13 @@ export function conformanceCommand(): Command {
         process.exitCode = exitCouldNotRun;
         return;
       }
+      const pairs = (options.tierKey ?? []).map((pair) => /^([a-z]+)=(\S+)$/.exec(pair));
+      if (pairs.some((pair) => pair === null)) {
+        process.stderr.write('boardkit conformance: --tier-key takes TIER=KEY, e.g. pro=sk_test_...\n');
+        process.exitCode = exitCouldNotRun;
+        return;
+      }
+      const tierKeys: Record<string, string> = Object.fromEntries(pairs.map((pair) => [pair![1]!, pair![2]!]));
       // Loaded on use: the suite compiles the contract's schemas, which `--help` should not wait for.
       const suite = await import('../../../conformance/index.js');
       try {
@@ -52,7 +61,7 @@ export function conformanceCommand(): Command {
           apiKey,
           ...(apiKeyB === undefined || apiKeyB === '' ? {} : { apiKeyB }),
           ...(options.only === undefined ? {} : { only: options.only }),
-          profile: suite.loadProfile(options.profile),
+          profile: { ...suite.loadProfile(options.profile), ...(options.tierKey === undefined ? {} : { tierKeys }) },
           concurrency: Math.max(1, Number(options.concurrency) || 1),
           sessionTimeoutMs: Math.max(1, Number(options.sessionTimeout) || 120) * 1000,
           onProgress: (event) => {

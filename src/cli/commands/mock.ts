@@ -1,15 +1,26 @@
 /**
  * `boardkit mock`: the mock of the API (src/mock), in the foreground until Ctrl-C. It prints the base
- * URL the contract's paths hang from and how to pick a response.
+ * URL the contract's paths hang from and how to pick a response. With `--watch` it serves the contract
+ * source, bundled in memory, and every change to it on the same port (`../watch.ts`).
  * @module
  */
+import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
+import type { OpenApiDocument } from '../../contract/load.js';
+import { contractRoot } from '../../contract/paths.js';
 import { parsePort, runUntilStopped } from '../serving.js';
+
+async function bundleSource(root: string): Promise<OpenApiDocument> {
+  const { bundleDocument } = await import('../../bundle/index.js');
+  return (await bundleDocument(root)) as unknown as OpenApiDocument;
+}
 
 interface MockOptions {
   port: number;
   host: string;
   dynamic?: boolean;
+  watch?: boolean;
+  root?: string;
 }
 
 function howTo(baseUrl: string, dynamic: boolean, prism: string): string {
@@ -38,14 +49,34 @@ export function mockCommand(): Command {
     .option('--port <port>', 'port to listen on', parsePort, 4010)
     .option('--host <host>', 'address to bind (keep the loopback default unless others must reach it)', '127.0.0.1')
     .option('--dynamic', 'generate bodies from the schemas instead of serving the named examples')
+    .option('--watch', 'bundle the contract source in memory and serve each change to openapi/ on the same port')
+    .option('--root <file>', 'with --watch: the contract root file to serve (default: openapi/openapi.yaml)')
     .action(async (options: MockOptions) => {
       // Loaded on use: the mock document is derived from the whole contract.
       const { startMock } = await import('../../mock/mock.js');
       const { prismVersion } = await import('../../mock/prism.js');
       const dynamic = options.dynamic === true;
-      const mock = await startMock({ host: options.host, port: options.port, dynamic, output: 'inherit' });
+      const root = options.root === undefined ? contractRoot : resolve(options.root);
+      // Watching serves the source as it is now, not the bundle committed last.
+      const contract = options.watch === true ? await bundleSource(root) : undefined;
+      const mock = await startMock({ host: options.host, port: options.port, dynamic, output: 'inherit', ...(contract === undefined ? {} : { contract }) });
       process.stdout.write(howTo(mock.baseUrl, dynamic, prismVersion()));
-      const bySignal = await runUntilStopped({ exited: mock.prism.exited, stop: mock.stop });
+      let close = (): void => undefined;
+      if (options.watch === true) {
+        const { watchContract } = await import('../watch.js');
+        const watcher = watchContract({ root, apply: async (document) => {
+            await mock.reload(document);
+            process.stdout.write(`Mock reloaded: ${mock.baseUrl} serves the new contract.\n`);
+          },
+          print: (text) => process.stdout.write(text) });
+        close = () => watcher.close();
+        process.stdout.write(`Watching ${dirname(root)} for changes.\n`);
+      }
+      const stop = async (): Promise<void> => {
+        close();
+        await mock.stop();
+      };
+      const bySignal = await runUntilStopped({ exited: mock.stopped.then(() => 0), stop });
       if (bySignal) {
         process.stdout.write('Mock stopped.\n');
       } else {

@@ -24,6 +24,8 @@ interface ServeOptions {
   allowLoopbackWebhooks: boolean;
   testControl: boolean;
   legacyWebhook: string[];
+  forwardWebhooks?: string;
+  forwardSecret?: string;
 }
 
 /** A TCP port; `0` picks a free one (the address printed is the one bound). */
@@ -90,6 +92,8 @@ export function serveCommand(): Command {
       collect,
       [],
     )
+    .option('--forward-webhooks <url>', 'also deliver every event of every workspace to this local URL, signed (like stripe listen --forward-to)')
+    .option('--forward-secret <whsec>', 'the signing secret of forwarded deliveries (a new one, printed, by default)')
     .action(async (options: ServeOptions) => {
       // Loaded on use: the server compiles the whole contract for validation.
       const { startServer } = await import('../../server/server.js');
@@ -107,6 +111,7 @@ export function serveCommand(): Command {
         allowLoopbackWebhookUrls: options.allowLoopbackWebhooks,
         testControl: options.testControl,
         legacyWebhooks: parseLegacyWebhookFlags(options.legacyWebhook, options.apiKey),
+        ...(options.forwardWebhooks === undefined ? {} : { forwardWebhooks: { url: options.forwardWebhooks, secret: options.forwardSecret } }),
       });
       const lines = [
         'Decision-Board reference server, listening on',
@@ -128,6 +133,9 @@ export function serveCommand(): Command {
       for (const hook of server.legacyWebhooks) {
         const secret = hook.secretIsNew ? `signed with ${hook.secret} (shown once)` : 'signed with the secret shown when it was set';
         lines.push(`Legacy webhook of ${hook.keyHint}: ${hook.url}, ${secret}`);
+      }
+      if (server.forwarding !== undefined) {
+        lines.push(`Forwarding every webhook event to ${server.forwarding.url}, signed with ${server.forwarding.secret}`);
       }
       lines.push('Ctrl-C stops the server.', '');
       process.stdout.write(lines.join('\n'));

@@ -12,9 +12,11 @@ import type { PostAttempt } from '../../webhooks/dispatcher.js';
 import { routeTable } from '../routes.js';
 import type { Services } from '../services.js';
 import { registerControlRoutes } from './control-routes.js';
+import { registerKeyRoutes } from './key-routes.js';
 import { deliveryFaults } from './delivery-faults.js';
 import { faultSwitches } from './fault-switches.js';
 import { faultCatalogue } from './faults/index.js';
+import { rememberRotation } from './faults/key-rotation.js';
 import type { FaultState } from './faults/types.js';
 import { httpFaults, routeFinder } from './http-faults.js';
 
@@ -57,6 +59,7 @@ export function createTestControl(options: TestControlOptions): TestControl {
         rewriteUrl: http.rewriteUrl,
         register(app) {
           registerControlRoutes(app, options.clock, switches);
+          registerKeyRoutes(app, options.services, (old, fresh) => rememberRotation(state, old, fresh));
           http.register(app);
         },
         onSend: http.onSend,

@@ -1,0 +1,176 @@
+/**
+ * Actions (seed "Endpoints": `POST /actions/execute` runs a board recommendation through a connected tool
+ * with explicit approval; "States and transitions": an execution can be undone; event list variants 3
+ * and 4: `action.executed`, `action.undone`).
+ * @module
+ */
+import { completedSession } from '../harness/completed-session.js';
+import { eventData, expectEvent, watchEvent } from '../harness/event-watch.js';
+import { type Exchange, jsonOf } from '../harness/exchange.js';
+import { walkList } from '../harness/pages.js';
+import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
+import { expectProblem, statusOf } from './problem-shape.js';
+import { type CheckContext, defineCheck } from './types.js';
+
+interface Tool {
+  integrationId: string;
+  operation: string;
+}
+
+interface ActionBody {
+  id?: unknown;
+  status?: unknown;
+  result?: unknown;
+  undone_at?: unknown;
+}
+
+/** Arguments that cover what the published tools' create and post operations ask for (the contract's examples). */
+const parameters = { channel: '#conformance', text: 'A conformance run carries out a board recommendation.', title: 'Conformance action', name: 'conformance-action', team_key: 'OPS', project_key: 'OPS', summary: 'Conformance action', repo: 'conformance', body: 'A conformance run.' };
+
+type IntegrationItem = { id?: unknown; status?: unknown; capabilities?: unknown; provider?: unknown };
+
+async function integrations(ctx: CheckContext): Promise<IntegrationItem[]> {
+  const walk = await walkList(ctx.http, '/integrations', 100, 10);
+  return walk.pages.flatMap((page) => page.items) as IntegrationItem[];
+}
+
+/** An integration in `status` with an operation that creates something, Slack's `post_message` first. */
+async function toolIn(ctx: CheckContext, status: (value: unknown) => boolean): Promise<Tool | undefined> {
+  const tools = (await integrations(ctx))
+    .filter((item) => status(item.status) && typeof item.id === 'string' && Array.isArray(item.capabilities))
+    .flatMap((item) => (item.capabilities as unknown[]).filter((operation) => /^(post|create)_/.test(String(operation))).map((operation) => ({ integrationId: item.id as string, operation: String(operation), provider: item.provider })));
+  const chosen = tools.find((tool) => tool.provider === 'slack' && tool.operation === 'post_message') ?? tools[0];
+  return chosen === undefined ? undefined : { integrationId: chosen.integrationId, operation: chosen.operation };
+}
+
+const connectedTool = (ctx: CheckContext) => toolIn(ctx, (status) => status === 'connected');
+
+function request(sessionId: string, tool: Tool, approval: unknown): Record<string, unknown> {
+  return { session_id: sessionId, recommendation: 'Tell the launch team the verdict.', integration_id: tool.integrationId, operation: tool.operation, parameters, ...(approval === undefined ? {} : { approval }) };
+}
+
+const approved = { approved: true, approved_by: 'conformance@example.com', note: 'A conformance run approves it.' };
+
+/** The refused requests: no approval, and approval false. */
+function unapproved(sessionId: string, tool: Tool): Array<Record<string, unknown>> {
+  return [request(sessionId, tool, undefined), request(sessionId, tool, { ...approved, approved: false })];
+}
+
+export const approvalRequired = defineCheck({
+  name: 'actions.approval-required',
+  category: 'actions',
+  title: 'An execution without explicit approval is refused',
+  requirements: ['ACT-001'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const tool = await connectedTool(ctx);
+    if (tool === undefined) {
+      ctx.skip('ACT-001', 'the target lists no connected integration whose operations create something');
+      return;
+    }
+    const { id } = await completedSession(ctx, 'unapproved action');
+    const [none, refused] = unapproved(id, tool);
+    expectProblem(ctx, 'ACT-001', await ctx.http.post('/v1/actions/execute', none), 400, 'invalid-request', 'an execution without approval');
+    expectProblem(ctx, 'ACT-001', await ctx.http.post('/v1/actions/execute', refused), 400, 'invalid-request', 'an execution with approved: false');
+  },
+});
+
+async function execute(ctx: CheckContext, sessionId: string, tool: Tool): Promise<{ exchange: Exchange; action: ActionBody }> {
+  const exchange = await ctx.http.post('/v1/actions/execute', request(sessionId, tool, approved));
+  return { exchange, action: (jsonOf(exchange) ?? {}) as ActionBody };
+}
+
+export const executeAndUndo = defineCheck({
+  name: 'actions.execute-and-undo',
+  category: 'actions',
+  title: 'An approved execution runs, and undoing it reverses it once',
+  requirements: ['ACT-002', 'ACT-003'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const tool = await connectedTool(ctx);
+    if (tool === undefined) {
+      ['ACT-002', 'ACT-003'].forEach((requirement) => ctx.skip(requirement, 'the target lists no connected integration whose operations create something'));
+      return;
+    }
+    const { id } = await completedSession(ctx, 'action');
+    const { exchange, action } = await execute(ctx, id, tool);
+    const executed = statusOf(exchange) === 200 && action.status === 'executed' && action.result !== null && typeof action.result === 'object' && typeof action.id === 'string';
+    ctx.expect('ACT-002', executed, { kind: 'state', message: `the approved execution answered ${statusOf(exchange)} without being executed`, expected: { status: 200, action: { status: 'executed', result: "the tool's result" } }, got: jsonOf(exchange) ?? statusOf(exchange), evidence: exchange }, `executed ${tool.operation} as ${String(action.id)}`);
+    if (!executed) {
+      ctx.skip('ACT-003', 'no action was executed to undo');
+      return;
+    }
+    const undo = await ctx.http.post(`/v1/actions/${String(action.id)}/undo`);
+    const undone = (jsonOf(undo) ?? {}) as ActionBody;
+    ctx.expect('ACT-003', statusOf(undo) === 200 && undone.status === 'undone' && typeof undone.undone_at === 'string', { kind: 'state', message: `undo answered ${statusOf(undo)} without the action undone`, expected: { status: 200, action: { status: 'undone', undone_at: 'a timestamp' } }, got: jsonOf(undo) ?? statusOf(undo), evidence: undo }, `undone at ${String(undone.undone_at)}`);
+    expectProblem(ctx, 'ACT-003', await ctx.http.post(`/v1/actions/${String(action.id)}/undo`), 409, 'conflict', 'undoing an undone action');
+  },
+});
+
+export const actionEvents = defineCheck({
+  name: 'actions.events',
+  category: 'actions',
+  title: 'action.executed and action.undone are delivered, and nothing for a refused execution',
+  requirements: ['ACT-004', 'ACT-005'],
+  preconditions: ['live', 'receiver-reachable'],
+  async run(ctx) {
+    const tool = await connectedTool(ctx);
+    if (tool === undefined) {
+      ['ACT-004', 'ACT-005'].forEach((requirement) => ctx.skip(requirement, 'the target lists no connected integration whose operations create something'));
+      return;
+    }
+    const [executedWatch, undoneWatch] = [await watchEvent(ctx, 'action.executed'), await watchEvent(ctx, 'action.undone')];
+    const { id } = await completedSession(ctx, 'action events');
+    for (const body of unapproved(id, tool)) {
+      await ctx.http.post('/v1/actions/execute', body);
+    }
+    const { action } = await execute(ctx, id, tool);
+    const ofAction = (data: Record<string, unknown>) => data['action_id'] === action.id && data['session_id'] === id;
+    if ('skip' in executedWatch) {
+      ctx.skip('ACT-004', executedWatch.skip);
+    } else {
+      await expectEvent(ctx, 'ACT-004', executedWatch.subscription, 'action.executed', ofAction, `action ${String(action.id)}`);
+      const ofSession = executedWatch.subscription.endpoint.deliveries().filter((delivery) => eventData(delivery, 'action.executed')?.['session_id'] === id);
+      const others = ofSession.filter((delivery) => eventData(delivery, 'action.executed')?.['action_id'] !== action.id);
+      ctx.expect('ACT-004', others.length === 0, { kind: 'delivery', message: 'action.executed was delivered for an execution without approval', expected: `only ${String(action.id)}`, got: ofSession.map((delivery) => eventData(delivery, 'action.executed')?.['action_id']) }, 'nothing was delivered for the refused executions');
+    }
+    await ctx.http.post(`/v1/actions/${String(action.id)}/undo`);
+    if ('skip' in undoneWatch) {
+      ctx.skip('ACT-005', undoneWatch.skip);
+    } else {
+      await expectEvent(ctx, 'ACT-005', undoneWatch.subscription, 'action.undone', ofAction, `undoing ${String(action.id)}`);
+    }
+    for (const watch of [executedWatch, undoneWatch]) {
+      if ('subscription' in watch) {
+        await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
+      }
+    }
+  },
+});
+
+export const refusedStates = defineCheck({
+  name: 'actions.refused-states',
+  category: 'actions',
+  title: 'An approved execution is refused while the session runs or the tool is not connected',
+  requirements: ['ACT-006'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const tool = await connectedTool(ctx);
+    if (tool === undefined) {
+      ctx.skip('ACT-006', 'the target lists no connected integration whose operations create something');
+      return;
+    }
+    const running = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('action too early'), 10));
+    expectProblem(ctx, 'ACT-006', await ctx.http.post('/v1/actions/execute', request(running.id, tool, approved)), 409, 'conflict', 'an action for a running session');
+    await discard(ctx.http, running.id);
+    const disconnected = await toolIn(ctx, (status) => status !== 'connected');
+    if (disconnected === undefined) {
+      ctx.note('no integration is listed disconnected; only the running session was tried');
+      return;
+    }
+    const { id } = await completedSession(ctx, 'action on a disconnected tool');
+    expectProblem(ctx, 'ACT-006', await ctx.http.post('/v1/actions/execute', request(id, disconnected, approved)), 409, 'conflict', 'an action through a disconnected integration');
+  },
+});
+
+export const actionChecks = [approvalRequired, executeAndUndo, actionEvents, refusedStates];

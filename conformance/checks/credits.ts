@@ -1,0 +1,119 @@
+/**
+ * Credits (seed "What the service does" 8, "Errors", "States and transitions"): a session's charge in the
+ * ledger and the balance, `402 insufficient-credits`, the cancellation's reconciliation, and no per-call
+ * surcharge. They read the balance before and after, so they run alone (`exclusive`), and they judge the
+ * balance by the ledger's new entries, so work left over from other checks cannot mislead them.
+ * @module
+ */
+import { entriesOf, newEntries, readCredits, sumOf } from '../harness/credits.js';
+import { jsonOf } from '../harness/exchange.js';
+import { provisionKey } from '../harness/key-control.js';
+import { discard, marker, readSession, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import { expectProblem, statusOf } from './problem-shape.js';
+import { defineCheck } from './types.js';
+
+export const sessionCharge = defineCheck({
+  name: 'credits.session-charge',
+  category: 'credits',
+  title: "A session's charge is in the ledger and the balance falls by it",
+  requirements: ['CRED-001'],
+  preconditions: ['live'],
+  phase: 'exclusive',
+  async run(ctx) {
+    const before = await readCredits(ctx.http);
+    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('credits'), 1));
+    const session = await waitForSession(ctx.http, ctx.clock, started.id, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
+    const after = await readCredits(ctx.http);
+    const charged = session['credits_charged'];
+    const own = entriesOf(after, started.id);
+    ctx.expect('CRED-001', Number.isInteger(charged) && own.length > 0 && -sumOf(own) === charged, { kind: 'state', message: "the session's ledger entries do not add up to its credits_charged", expected: { credits_charged: charged ?? 'an integer', entries: 'adding up to minus it' }, got: own, evidence: after.exchange }, `${own.length} entries for the session add up to -${String(charged)}`);
+    const fresh = newEntries(before, after);
+    if (fresh === undefined) {
+      ctx.note('more ledger entries than one page arrived meanwhile: the balance is judged by the session alone');
+      return;
+    }
+    ctx.expect('CRED-001', after.balance - before.balance === sumOf(fresh), { kind: 'state', message: 'the balance did not change by what the new ledger entries say', expected: before.balance + sumOf(fresh), got: after.balance, evidence: [before.exchange, after.exchange] }, `the balance went from ${before.balance} to ${after.balance}, as the ${fresh.length} new entries say`);
+  },
+});
+
+export const insufficient = defineCheck({
+  name: 'credits.insufficient',
+  category: 'credits',
+  title: 'A start the balance does not cover is 402 insufficient-credits',
+  requirements: ['CRED-002'],
+  preconditions: ['live'],
+  async run(ctx) {
+    // A workspace of its own with a balance below any session's estimate (test control provisions it).
+    const poor = await provisionKey(ctx, { credits: 1 });
+    if (typeof poor === 'string') {
+      ctx.skip('CRED-002', poor);
+      return;
+    }
+    const before = await readCredits(poor.http);
+    const answer = await poor.http.post('/v1/sessions', startBodyA(ctx.target.synths, marker('insufficient'), 2));
+    if (!expectProblem(ctx, 'CRED-002', answer, 402, 'insufficient-credits', `a start with a balance of ${before.balance}`)) {
+      const id = ((jsonOf(answer) ?? {}) as { id?: string; session_id?: string });
+      await discard(poor.http, id.id ?? id.session_id ?? 'none');
+      return;
+    }
+    const body = (jsonOf(answer) ?? {}) as { session_estimate_credits?: unknown; balance_credits?: unknown; topup_url?: unknown };
+    const estimate = body.session_estimate_credits;
+    const balance = body.balance_credits;
+    const url = typeof body.topup_url === 'string' && URL.canParse(body.topup_url);
+    ctx.expect('CRED-002', Number.isInteger(estimate) && Number.isInteger(balance) && (estimate as number) > (balance as number) && balance === before.balance && url, { kind: 'problem', message: 'the 402 lacks the estimate, the balance or the top-up URL, or they disagree', expected: { session_estimate_credits: `an integer above ${before.balance}`, balance_credits: before.balance, topup_url: 'an absolute URL' }, got: body, evidence: answer }, `402 with an estimate of ${String(estimate)} over a balance of ${String(balance)} and a top-up URL`);
+    const after = await readCredits(poor.http);
+    const listed = await poor.http.get('/v1/sessions', { query: { limit: 10 } });
+    const items = ((jsonOf(listed) ?? {}) as { items?: unknown[] }).items ?? [];
+    ctx.expect('CRED-002', after.balance === before.balance && items.length === 0, { kind: 'state', message: 'the refused start created a session or spent credits', expected: { balance: before.balance, sessions: 0 }, got: { balance: after.balance, sessions: items.length }, evidence: [after.exchange, listed] }, 'nothing started and nothing spent');
+  },
+});
+
+export const cancelReconciliation = defineCheck({
+  name: 'credits.cancel-reconciliation',
+  category: 'credits',
+  title: "A cancellation's reconciliation is in the ledger",
+  requirements: ['CRED-003'],
+  preconditions: ['live'],
+  phase: 'exclusive',
+  async run(ctx) {
+    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('credits cancel'), 10));
+    const cancelled = await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
+    const { exchange, session } = await readSession(ctx.http, started.id);
+    const charged = session['credits_charged'];
+    const refunded = session['credits_refunded'];
+    if (statusOf(cancelled) !== 200 || session.status !== 'cancelled' || !Number.isInteger(charged) || !Number.isInteger(refunded)) {
+      ctx.skip('CRED-003', `the session was not cancelled with a reconciliation (cancel answered ${statusOf(cancelled)}; LIFE-007 judges that)`);
+      return;
+    }
+    const after = await readCredits(ctx.http);
+    const own = entriesOf(after, started.id);
+    const refund = (refunded as number) === 0 || own.some((entry) => entry.credits === refunded);
+    ctx.expect('CRED-003', own.length > 0 && -sumOf(own) === charged && refund, { kind: 'state', message: "the ledger does not show the cancelled session's reconciliation", expected: { sum: -(charged as number), refund: refunded }, got: own, evidence: [exchange, after.exchange] }, `the ledger shows ${own.length} entries adding up to -${String(charged)}, the refund of ${String(refunded)} among them`);
+  },
+});
+
+export const noSurcharge = defineCheck({
+  name: 'credits.no-surcharge',
+  category: 'credits',
+  title: 'API calls carry no per-call surcharge',
+  requirements: ['CRED-004'],
+  preconditions: ['live'],
+  phase: 'exclusive',
+  async run(ctx) {
+    const before = await readCredits(ctx.http);
+    const reads = [];
+    for (const path of ['/v1/sessions', '/synths', '/modes', '/integrations', '/credits', '/v1/webhooks']) {
+      reads.push(await ctx.http.get(path, path === '/credits' ? {} : { query: { limit: 5 } }));
+    }
+    const after = await readCredits(ctx.http);
+    const fresh = newEntries(before, after);
+    if (fresh === undefined) {
+      ctx.skip('CRED-004', 'more ledger entries than one page arrived meanwhile (other work of the workspace)');
+      return;
+    }
+    const unexplained = fresh.filter((entry) => entry.session_id === null && entry.credits < 0);
+    ctx.expect('CRED-004', after.balance - before.balance === sumOf(fresh) && unexplained.length === 0, { kind: 'state', message: 'reads changed the balance beyond what the ledger lists for sessions', expected: { balance: before.balance + sumOf(fresh), entriesWithoutSession: [] }, got: { balance: after.balance, entriesWithoutSession: unexplained }, evidence: [before.exchange, ...reads, after.exchange] }, `${reads.length + 1} reads: the balance moved only by the ledger's ${fresh.length} session entries`);
+  },
+});
+
+export const creditChecks = [insufficient, sessionCharge, cancelReconciliation, noSurcharge];

@@ -1,0 +1,62 @@
+/**
+ * Explicit decisions (seed "What the service does" 4, "Endpoints"): captured, listed, and announced by
+ * `decision.captured` (event list variant 4).
+ * @module
+ */
+import { expectEvent, watchEvent } from '../harness/event-watch.js';
+import { jsonOf } from '../harness/exchange.js';
+import { walkList } from '../harness/pages.js';
+import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
+import { statusOf } from './problem-shape.js';
+import { type CheckContext, defineCheck } from './types.js';
+
+async function capture(ctx: CheckContext, sessionId: string) {
+  const decision = { decision: `${marker('decision')}: raise the Pro plan price by 5% in Q3.`, rationale: 'The board found the churn risk small.', decided_by: 'conformance@example.com' };
+  const exchange = await ctx.http.post(`/v1/sessions/${sessionId}/decisions`, decision);
+  return { decision, exchange, body: (jsonOf(exchange) ?? {}) as Record<string, unknown> };
+}
+
+export const captureCheck = defineCheck({
+  name: 'decisions.capture',
+  category: 'decisions',
+  title: 'A captured decision is recorded and listed',
+  requirements: ['DEC-001', 'DEC-002'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('decisions'), 1));
+    const { decision, exchange, body } = await capture(ctx, started.id);
+    const recorded = statusOf(exchange) === 201 && typeof body['id'] === 'string' && body['decision'] === decision.decision && body['decided_by'] === decision.decided_by && body['session_id'] === started.id;
+    ctx.expect('DEC-001', recorded, { kind: 'state', message: `capturing a decision answered ${statusOf(exchange)} without it as recorded`, expected: { status: 201, ...decision, session_id: started.id }, got: jsonOf(exchange) ?? statusOf(exchange), evidence: exchange }, `recorded as ${String(body['id'])}`);
+    if (!recorded) {
+      ctx.skip('DEC-002', 'no decision was recorded to look for');
+      await discard(ctx.http, started.id);
+      return;
+    }
+    const listed = await walkList(ctx.http, `/v1/sessions/${started.id}/decisions`, 100, 20);
+    const items = listed.pages.flatMap((page) => page.items) as Array<{ id?: unknown }>;
+    ctx.expect('DEC-002', items.some((item) => item.id === body['id']), { kind: 'state', message: 'the captured decision is not listed', expected: body['id'], got: items.map((item) => item.id), evidence: listed.pages.map((page) => page.exchange) }, `listed among ${items.length}`);
+    await discard(ctx.http, started.id);
+  },
+});
+
+export const capturedEvent = defineCheck({
+  name: 'decisions.captured-event',
+  category: 'decisions',
+  title: 'Capturing a decision emits decision.captured',
+  requirements: ['DEC-003'],
+  preconditions: ['live', 'receiver-reachable'],
+  async run(ctx) {
+    const watch = await watchEvent(ctx, 'decision.captured');
+    if ('skip' in watch) {
+      ctx.skip('DEC-003', watch.skip);
+      return;
+    }
+    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('decision event'), 1));
+    const { body } = await capture(ctx, started.id);
+    await expectEvent(ctx, 'DEC-003', watch.subscription, 'decision.captured', (data) => data['decision_id'] === body['id'] && data['session_id'] === started.id, `decision ${String(body['id'])}`);
+    await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
+    await discard(ctx.http, started.id);
+  },
+});
+
+export const decisionChecks = [captureCheck, capturedEvent];

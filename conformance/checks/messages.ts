@@ -1,0 +1,91 @@
+/**
+ * Messages into a running session (seed "What the service does" 4): accepted while the board debates,
+ * the Synths sent back speak on the message again, and a session that has ended takes none.
+ * @module
+ */
+import { parseEventStream } from '../../src/contract/sse.js';
+import { type Exchange, jsonOf } from '../harness/exchange.js';
+import { SetupFailure } from '../harness/observations.js';
+import { discard, marker, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import { expectProblem, statusOf } from './problem-shape.js';
+import { type CheckContext, defineCheck } from './types.js';
+
+/** Enough rounds that a message sent once the run has begun finds it still running. */
+const rounds = 5;
+
+/** Sends `content` with `sendBack` into a session while it runs; a session that ended first is replaced. */
+async function messageRunningSession(ctx: CheckContext, sendBack: (synths: string[]) => string[]) {
+  for (let tries = 0; ; tries++) {
+    const body = startBodyA(ctx.target.synths, marker('messages'), rounds);
+    const synths = body['synths'] as string[];
+    const started = await startSession(ctx.http, ctx.contract, body);
+    const session = await waitForSession(ctx.http, ctx.clock, started.id, (read) => read.status === 'running' || terminalStatuses.has(String(read.status)), ctx.timeouts.sessionMs);
+    const message = { content: `${marker('message')}: weigh the churn in the Nordics before deciding.`, send_back: sendBack(synths) };
+    const answer = session.status === 'running' ? await ctx.http.post(`/v1/sessions/${started.id}/messages`, message) : undefined;
+    if (answer !== undefined && statusOf(answer) !== 409) {
+      return { id: started.id, synths, message, answer };
+    }
+    if (tries === 2) {
+      throw new SetupFailure(`three sessions of ${rounds} rounds ended before a message reached them`, answer);
+    }
+  }
+}
+
+/** The `synth.message` events of a finished session's stream, read at once (`finite=true`). */
+async function spokenMessages(ctx: CheckContext, id: string): Promise<{ exchange: Exchange; spoken: Array<{ synth: string; round: number }> }> {
+  const exchange = await ctx.http.get(`/v1/sessions/${id}/events`, { query: { finite: 'true' }, headers: { accept: 'text/event-stream' } });
+  const spoken = parseEventStream(exchange.response?.body ?? '')
+    .events.filter((event) => event.event === 'synth.message')
+    .map((event) => {
+      try {
+        const data = JSON.parse(event.data) as { synth?: unknown; round?: unknown };
+        return { synth: String(data.synth), round: Number(data.round) };
+      } catch {
+        return { synth: '', round: 0 };
+      }
+    });
+  return { exchange, spoken };
+}
+
+export const sendBackCheck = defineCheck({
+  name: 'messages.send-back',
+  category: 'messages',
+  title: 'A message is taken up and the Synths sent back speak on it again',
+  requirements: ['MSG-001', 'MSG-002'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const { id, synths, message, answer } = await messageRunningSession(ctx, (lineup) => lineup.slice(0, 1));
+    const round = (jsonOf(answer) as { round?: unknown } | undefined)?.round;
+    const taken = statusOf(answer) === 202 && Number.isInteger(round) && (round as number) >= 1 && (round as number) <= rounds;
+    ctx.expect('MSG-001', taken, { kind: 'status', message: `the message answered ${statusOf(answer)} without the round that takes it up`, expected: { status: 202, round: `1 to ${rounds}` }, got: jsonOf(answer) ?? statusOf(answer), evidence: answer }, `accepted into round ${String(round)}`);
+    if (!taken) {
+      ctx.skip('MSG-002', 'the message was not accepted');
+      await discard(ctx.http, id);
+      return;
+    }
+    await waitForSession(ctx.http, ctx.clock, id, (read) => terminalStatuses.has(String(read.status)), ctx.timeouts.sessionMs);
+    const { exchange, spoken } = await spokenMessages(ctx, id);
+    const from = round as number;
+    const count = (synth: string) => spoken.filter((entry) => entry.synth === synth && entry.round >= from).length;
+    const sentBack = message.send_back[0]!;
+    const others = synths.filter((synth) => synth !== sentBack).map(count);
+    const baseline = Math.max(...others);
+    ctx.expect('MSG-002', count(sentBack) === baseline + 1, { kind: 'state', message: `${sentBack} was sent back but did not speak once more than the other Synths from round ${from}`, expected: { [sentBack]: baseline + 1, others: baseline }, got: Object.fromEntries(synths.map((synth) => [synth, count(synth)])), evidence: exchange }, `${sentBack} spoke ${count(sentBack)} times from round ${from}, the others ${baseline}`);
+  },
+});
+
+export const afterTheEnd = defineCheck({
+  name: 'messages.after-the-end',
+  category: 'messages',
+  title: 'A session that has ended takes no messages',
+  requirements: ['MSG-003'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('late message'), 10));
+    await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
+    const answer = await ctx.http.post(`/v1/sessions/${started.id}/messages`, { content: 'Too late: the board has risen.' });
+    expectProblem(ctx, 'MSG-003', answer, 409, 'conflict', 'a message into a cancelled session');
+  },
+});
+
+export const messageChecks = [sendBackCheck, afterTheEnd];

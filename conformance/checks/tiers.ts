@@ -1,0 +1,103 @@
+/**
+ * Tiers (seed "What the service does" 7, "Authentication" 10, "Limits"): keys of lower tiers refused with
+ * `403 tier-required`, the Synth cap of each tier, and the tier `GET /credits` names. The keys of other
+ * tiers come from the test control; without it those checks skip.
+ * @module
+ */
+import { readCredits } from '../harness/credits.js';
+import { jsonOf } from '../harness/exchange.js';
+import { provisionKey } from '../harness/key-control.js';
+import { discard, marker, sessionIdOf, startBodyA } from '../harness/sessions.js';
+import { expectProblem, statusOf } from './problem-shape.js';
+import { defineCheck } from './types.js';
+
+/** The tiers below Ultra, where the API is not available. */
+const belowUltra = ['free', 'pro', 'max'];
+
+/** Synths per session by tier (the service's pricing page). */
+const synthCaps: Readonly<Record<string, number>> = { free: 3, pro: 5, max: 8, ultra: 12 };
+
+/** A lineup of `size` distinct Synths of the library (the published slugs when the library is not known). */
+function lineup(synths: readonly string[], size: number): string[] {
+  const library = synths.length >= size ? synths : Array.from({ length: size }, (_, index) => synths[index] ?? `synth_${index + 1}`);
+  return library.slice(0, size);
+}
+
+export const belowUltraCheck = defineCheck({
+  name: 'tiers.below-ultra',
+  category: 'tiers',
+  title: 'Keys of tiers below Ultra are 403 tier-required',
+  requirements: ['TIER-001'],
+  preconditions: ['live'],
+  async run(ctx) {
+    // Without test control, the tiers below Ultra that --tier-key names.
+    const tiers = ctx.target.control !== undefined ? ['pro', 'max'] : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
+    if (tiers.length === 0) {
+      ctx.skip('TIER-001', 'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one');
+      return;
+    }
+    for (const tier of tiers) {
+      const key = await provisionKey(ctx, { tier });
+      if (typeof key === 'string') {
+        ctx.skip('TIER-001', key);
+        return;
+      }
+      expectProblem(ctx, 'TIER-001', await key.http.get('/v1/sessions', { query: { limit: 1 } }), 403, 'tier-required', `GET /v1/sessions with a ${tier} key`);
+      const started = await key.http.post('/v1/sessions', startBodyA(ctx.target.synths, marker(`${tier} tier`), 1));
+      expectProblem(ctx, 'TIER-001', started, 403, 'tier-required', `a start with a ${tier} key`);
+      await discard(key.http, sessionIdOf(jsonOf(started)) ?? 'none');
+    }
+  },
+});
+
+export const synthCapsCheck = defineCheck({
+  name: 'tiers.synth-caps',
+  category: 'tiers',
+  title: 'Lineups above the Synth cap of the tier are 403 tier-required',
+  requirements: ['TIER-002'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const below = ctx.target.control !== undefined ? belowUltra : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
+    if (below.length === 0) {
+      ctx.skip('TIER-002', 'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one');
+      return;
+    }
+    for (const tier of [...below, 'ultra']) {
+      const key = await provisionKey(ctx, { tier });
+      if (typeof key === 'string') {
+        ctx.skip('TIER-002', key);
+        return;
+      }
+      const cap = synthCaps[tier]!;
+      if (tier !== 'ultra') {
+        const above = await key.http.post('/v1/sessions', { ...startBodyA(ctx.target.synths, marker(`${tier} cap`), 1), synths: lineup(ctx.target.synths, cap + 1) });
+        expectProblem(ctx, 'TIER-002', above, 403, 'tier-required', `a lineup of ${cap + 1} with a ${tier} key`);
+        await discard(key.http, sessionIdOf(jsonOf(above)) ?? 'none');
+        continue;
+      }
+      const atCap = await key.http.post('/v1/sessions', { ...startBodyA(ctx.target.synths, marker('ultra cap'), 1), synths: lineup(ctx.target.synths, cap) });
+      ctx.expect('TIER-002', statusOf(atCap) === 202, { kind: 'status', message: `a lineup of ${cap} with an ultra key answered ${statusOf(atCap)}`, expected: 202, got: jsonOf(atCap) ?? statusOf(atCap), evidence: atCap }, `a lineup of ${cap} with an ultra key was accepted`);
+      await discard(key.http, sessionIdOf(jsonOf(atCap)) ?? 'none');
+    }
+  },
+});
+
+export const creditsTier = defineCheck({
+  name: 'tiers.credits-tier',
+  category: 'tiers',
+  title: "GET /credits names the workspace's tier",
+  requirements: ['TIER-003'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const credits = await readCredits(ctx.http);
+    ctx.expect('TIER-003', credits.tier === 'ultra' || credits.tier === 'enterprise', { kind: 'state', message: `the API serves a key whose workspace GET /credits says is on ${String(credits.tier)}`, expected: ['ultra', 'enterprise'], got: credits.tier ?? null, evidence: credits.exchange }, `the workspace is on ${String(credits.tier)}`);
+    const key = await provisionKey(ctx, { tier: 'enterprise' });
+    if (typeof key === 'string') {
+      return;
+    }
+    const named = await readCredits(key.http);
+    ctx.expect('TIER-003', named.tier === 'enterprise', { kind: 'state', message: `an enterprise workspace's GET /credits says ${String(named.tier)}`, expected: 'enterprise', got: named.tier ?? null, evidence: named.exchange }, 'an enterprise workspace is named enterprise');
+  },
+});
+
+export const tierChecks = [belowUltraCheck, synthCapsCheck, creditsTier];

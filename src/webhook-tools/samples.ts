@@ -1,0 +1,74 @@
+/**
+ * Realistic event bodies for the developer tools, from the contract's own examples: each webhook of the
+ * contract carries an example envelope of its event (seed "Envelope", "Event types and data"), whose
+ * `data` is the sample. A user's own `data` replaces it.
+ * @module
+ */
+import type { OpenApiDocument } from '../contract/load.js';
+import { resolve } from '../contract/pointer.js';
+import {
+  buildEnvelope,
+  buildPublishedEnvelope,
+  envelopeSchemaPointer,
+  type EnvelopeForm,
+  type WebhookEventData,
+  type WebhookEventName,
+} from '../webhooks/events.js';
+import { createEventId } from '../webhooks/ids.js';
+
+interface MediaType {
+  examples?: Record<string, { value?: unknown }>;
+  example?: unknown;
+}
+
+type Envelope = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The example envelopes of an event's webhook, in either form (`event` or `type` names the event). */
+function exampleEnvelopes(document: Readonly<OpenApiDocument>, event: WebhookEventName): Envelope[] {
+  const media = resolve<MediaType>(document as OpenApiDocument, envelopeSchemaPointer(event).replace(/\/schema$/, '')).node;
+  const values = [...Object.values(media.examples ?? {}).map((example) => example.value), media.example];
+  return values.filter(
+    (value): value is Envelope => isRecord(value) && (value['event'] === event || value['type'] === event) && isRecord(value['data']),
+  );
+}
+
+/** The example envelope of the contract for `event`; throws when the contract has none. */
+export function sampleEnvelope(document: Readonly<OpenApiDocument>, event: WebhookEventName): Envelope {
+  const [first] = exampleEnvelopes(document, event);
+  if (first === undefined) {
+    throw new Error(`The contract has no example envelope for ${event}.`);
+  }
+  return first;
+}
+
+/** The current date version of the API (`x-api-versions.current`), which the published envelope names. */
+export function currentApiVersion(document: Readonly<OpenApiDocument>): string {
+  const versions = (document as Record<string, unknown>)['x-api-versions'];
+  const current = isRecord(versions) ? versions['current'] : undefined;
+  return typeof current === 'string' ? current : String(document.info.version);
+}
+
+export interface SampleBodyOptions {
+  form: EnvelopeForm;
+  /** The event's `data`; the contract's example by default. */
+  data?: unknown;
+  /** When the event happened, epoch ms. */
+  at: number;
+}
+
+/** The body of one delivery of `event`, in either envelope form, as the object to serialise. */
+export function sampleBody(document: Readonly<OpenApiDocument>, event: WebhookEventName, options: SampleBodyOptions): Envelope {
+  const example = sampleEnvelope(document, event);
+  // The published form's examples carry no user or correlation id; the seed envelope is then built without.
+  const data = (options.data ?? example['data']) as WebhookEventData<WebhookEventName>;
+  if (options.form === 'published') {
+    const context = { id: createEventId(), at: options.at, attempt: 1, apiVersion: currentApiVersion(document) };
+    return { ...buildPublishedEnvelope(event, data, context) };
+  }
+  const text = (name: string): string | undefined => (typeof example[name] === 'string' ? (example[name] as string) : undefined);
+  return { ...buildEnvelope(event, data, { userId: text('user_id'), correlationId: text('correlation_id'), at: options.at }) };
+}
