@@ -143,7 +143,7 @@ describe('the coverage of a run', () => {
     expect(html).toContain('<section id="coverage">');
     expect(html).toContain('1/46');
     expect(html).toContain('<code>getSession (GET /v1/sessions/{id})</code></td><td><a href="#LIFE-003">LIFE-003</a> <span class="muted">(error)</span>, POLL-001 <span class="muted">(not selected)</span>');
-    expect(html).toContain('no requirement covers it');
+    expect(html).toContain('<td>problem type</td><td><code>conflict</code></td>');
     expect(html).toContain(`id="PROB-001"`);
   });
 
