@@ -60,7 +60,7 @@ async function mockTarget() {
 function runSuite(baseUrl, full) {
   const reports = mkdtempSync(join(tmpdir(), 'boardkit-bench-'));
   const profile = join(reports, 'profile.json');
-  writeFileSync(profile, JSON.stringify({ name: 'reference-full', startResponseA: { '2026-10-01': ['A2'], '2026-04-01': ['A1'] }, startResponseB: ['B'], includeOptIn: true }));
+  writeFileSync(profile, JSON.stringify({ name: 'reference-full', startResponseA: { '2026-10-01': ['A2'], '2026-04-01': ['A1'] }, startResponseB: ['B'], sharePage: '/s/{token}', includeOptIn: true }));
   const args = ['bin/boardkit.js', 'conformance', '--target', baseUrl, '--api-key', keys.a, '--api-key-b', keys.b, ...(full ? ['--profile', profile] : []), '--report-dir', reports];
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -105,6 +105,7 @@ for (const [name, runs] of Object.entries(results)) {
 }
 const [full, byDefault, mock] = runs.map(([name]) => results[name]);
 console.log(`\nNot passing against the reference server: ${median(full).notPassing.join(', ') || 'none'} (reference profile); ${median(byDefault).notPassing.join(', ') || 'none'} (default run).`);
+console.log(`Failing against the mock: ${median(mock).notPassing.filter((one) => one.endsWith('fail')).join(', ') || 'none'}.`);
 const ratio = median(full).seconds / median(mock).seconds;
 console.log(`\nThe full suite against the reference server takes ${ratio.toFixed(1)} times as long as the stateless part against the mock.`);
 const budget = 60;
