@@ -1,6 +1,7 @@
 /**
  * The webhook event catalogue (seed "Event types and data", "Envelope"): the event names, the four
- * published event lists and the envelope every delivery carries. The values are typed with the types
+ * published event lists and the envelopes a delivery carries, the seed's and the one of the service's
+ * current webhooks page (docs/webhooks.md). The values are typed with the types
  * generated from the contract, so the compiler refuses any list that drifts from it; the tests check the
  * same facts against the bundled document, `x-event-lists` of each webhook included.
  * @module
@@ -177,6 +178,33 @@ export function buildPublishedEnvelope<Event extends WebhookEventName>(
     delivery_attempt: attempt,
     api_version: apiVersion,
   };
+}
+
+/** A delivery body in either form. */
+export type AnyWebhookEnvelope<Event extends WebhookEventName = WebhookEventName> =
+  | WebhookEnvelope<Event>
+  | PublishedWebhookEnvelope<Event>;
+
+/** The event a body is about: the seed's form names it in `event`, the published form in `type`. */
+export function eventOf(envelope: AnyWebhookEnvelope): WebhookEventName {
+  return 'event' in envelope ? envelope.event : envelope.type;
+}
+
+/**
+ * The body of attempt `attempt` of a stored delivery. The published form counts attempts in
+ * `delivery_attempt` (1 on the first), so each attempt's body carries its own number; the seed's form is
+ * the same bytes on every attempt. Members keep their order.
+ */
+export function bodyForAttempt(body: string, attempt: number): string {
+  if (!body.includes('"delivery_attempt"')) {
+    return body;
+  }
+  const parsed = JSON.parse(body) as Record<string, unknown>;
+  if (typeof parsed['type'] !== 'string' || !('delivery_attempt' in parsed) || 'event' in parsed) {
+    return body;
+  }
+  parsed['delivery_attempt'] = attempt;
+  return JSON.stringify(parsed);
 }
 
 /** Where the contract keeps the body schema of an event's webhook, for validating built envelopes. */

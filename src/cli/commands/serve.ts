@@ -9,6 +9,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { startingCredits } from '../../server/provisioning.js';
 import { defaultKeptSessions } from '../../server/store/session-answers.js';
 import { tiers, type Tier } from '../../server/store/workspaces.js';
+import type { EnvelopeForm } from '../../server/server.js';
 import { runUntilStopped } from '../serving.js';
 
 interface ServeOptions {
@@ -22,6 +23,7 @@ interface ServeOptions {
   timeScale: number;
   allowPrivateWebhookUrls: boolean;
   allowLoopbackWebhooks: boolean;
+  webhookEnvelope: EnvelopeForm;
   testControl: boolean;
   legacyWebhook: string[];
   forwardWebhooks?: string;
@@ -73,7 +75,7 @@ export function serveCommand(): Command {
     .option('--port <port>', 'port to listen on (0 picks a free one)', parseListenPort, 8080)
     .option('--host <host>', 'address to bind (keep the loopback default unless others must reach the server)', '127.0.0.1')
     .option('--db <file>', 'SQLite database file, or :memory:', join('.boardkit', 'board.db'))
-    .option('--api-key <key>', 'provision this key in its own workspace (repeatable; sk_test_… or sk_live_…)', collect, [])
+    .option('--api-key <key>', 'provision this key in its own workspace (repeatable; a prefix naming the environment: sk_test_…, sk_live_…, sk_<word>_test_…)', collect, [])
     .addOption(new Option('--tier <tier>', 'tier of the provisioned workspaces').choices([...tiers]).default('ultra'))
     .option('--credits <n>', 'starting credit balance of each workspace this start provisions', parseCredits, startingCredits)
     .option(
@@ -85,6 +87,11 @@ export function serveCommand(): Command {
     .option('--time-scale <n>', 'run simulated time n times faster (debates, retries, rate-limit and 24 h windows)', parseTimeScale, 1)
     .option('--allow-private-webhook-urls', 'deliver webhooks to loopback and private addresses (local testing only)', false)
     .option('--allow-loopback-webhooks', 'deliver webhooks to loopback addresses, other private ones still refused (local testing only)', false)
+    .addOption(
+      new Option('--webhook-envelope <form>', 'envelope of the webhook subscriptions that choose none (seed, or published: the service\'s webhooks page)')
+        .choices(['seed', 'published'] satisfies EnvelopeForm[])
+        .default('seed'),
+    )
     .option('--test-control', 'serve the test-only clock control and fault switches under /_test (never in production)', false)
     .option(
       '--legacy-webhook <[key=]url>',
@@ -109,6 +116,7 @@ export function serveCommand(): Command {
         timeScale: options.timeScale,
         allowPrivateWebhookUrls: options.allowPrivateWebhookUrls,
         allowLoopbackWebhookUrls: options.allowLoopbackWebhooks,
+        webhookEnvelope: options.webhookEnvelope,
         testControl: options.testControl,
         legacyWebhooks: parseLegacyWebhookFlags(options.legacyWebhook, options.apiKey),
         ...(options.forwardWebhooks === undefined ? {} : { forwardWebhooks: { url: options.forwardWebhooks, secret: options.forwardSecret } }),
