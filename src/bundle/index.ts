@@ -10,13 +10,13 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
-import { artefactPaths, contractRoot, packageRoot } from '../contract/paths.js';
+import { artefactPaths, contractRoot } from '../contract/paths.js';
 import { normalise, toJson, toYaml } from './document.js';
 import { redoclyBundle } from './redocly.js';
 import { generateTypes } from './types.js';
 
 export interface Artefact {
-  /** Path relative to the folder the artefacts are written to (the package root by default). */
+  /** Path relative to the folder the artefacts are written to. */
   path: string;
   content: string;
 }
@@ -51,7 +51,7 @@ export async function renderArtefacts(options: RenderOptions = {}): Promise<Arte
   ];
 }
 
-export async function writeArtefacts(artefacts: Artefact[], target: string = packageRoot): Promise<void> {
+export async function writeArtefacts(artefacts: Artefact[], target: string): Promise<void> {
   for (const artefact of artefacts) {
     const file = join(target, artefact.path);
     await mkdir(dirname(file), { recursive: true });
@@ -71,7 +71,7 @@ async function readIfPresent(file: string): Promise<string | undefined> {
 }
 
 /** The artefacts whose file under `target` is missing or differs from the fresh rendering. */
-export async function staleArtefacts(artefacts: Artefact[], target: string = packageRoot): Promise<string[]> {
+export async function staleArtefacts(artefacts: Artefact[], target: string): Promise<string[]> {
   const stale: string[] = [];
   for (const artefact of artefacts) {
     const current = await readIfPresent(join(target, artefact.path));

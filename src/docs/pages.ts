@@ -7,13 +7,12 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { OpenApiDocument } from '../contract/load.js';
-import { packageRoot } from '../contract/paths.js';
 import { errorsPath, renderErrors } from './errors.js';
 import { provenancePath, renderProvenance } from './provenance.js';
 import { renderVariantMap, variantMapPath } from './variant-map.js';
 
 export interface GeneratedPage {
-  /** Path relative to the package root, e.g. `docs/variant-map.md`. */
+  /** Path relative to the folder the pages are written to, e.g. `docs/variant-map.md`. */
   path: string;
   content: string;
 }
@@ -28,7 +27,7 @@ export function renderPages(document: OpenApiDocument): GeneratedPage[] {
   ];
 }
 
-export async function writePages(pages: GeneratedPage[], target: string = packageRoot): Promise<void> {
+export async function writePages(pages: GeneratedPage[], target: string): Promise<void> {
   for (const page of pages) {
     const file = join(target, page.path);
     await mkdir(dirname(file), { recursive: true });
@@ -37,7 +36,7 @@ export async function writePages(pages: GeneratedPage[], target: string = packag
 }
 
 /** The pages whose file under `target` is missing or differs from the fresh rendering. */
-export async function stalePages(pages: GeneratedPage[], target: string = packageRoot): Promise<string[]> {
+export async function stalePages(pages: GeneratedPage[], target: string): Promise<string[]> {
   const stale: string[] = [];
   for (const page of pages) {
     const current = await readFile(join(target, page.path), 'utf8').catch(() => undefined);

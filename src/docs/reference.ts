@@ -13,17 +13,17 @@ import { localiseAssets } from './offline.js';
 
 export const referenceTitle = 'Decision-Board Service API reference';
 
-/** Where `boardkit docs` writes the reference by default. */
-export const defaultSiteDir = join(packageRoot, 'docs', 'site');
+/** Where `boardkit docs` writes the reference by default, relative to the folder it runs in. */
+export const defaultSitePath = join('docs', 'site');
 
 /** Redoc reads this option from the page; Redocly sets it from `telemetry: off` / `REDOCLY_TELEMETRY`. */
 const telemetryOff = '"disableTelemetry":true';
 
-/** The bundled contract the reference is built from by default. */
-export const bundledYaml = join(packageRoot, artefactPaths.bundledYaml);
-
-/** Builds the reference of `document` (a bundled contract file) into `siteDir`; returns the page's path. */
-export async function buildReference(siteDir: string = defaultSiteDir, document: string = bundledYaml): Promise<string> {
+/**
+ * Builds the reference of `document` (a bundled YAML file; the packaged contract by default) into
+ * `siteDir` and returns the path of its page.
+ */
+export async function buildReference(siteDir: string, document: string = join(packageRoot, artefactPaths.bundledYaml)): Promise<string> {
   const scratch = await mkdtemp(join(tmpdir(), 'boardkit-docs-'));
   try {
     const rendered = join(scratch, 'index.html');

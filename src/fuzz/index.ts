@@ -7,16 +7,23 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseJunit, type JunitTestCase } from './junit.js';
+import { locateSchemathesis, type LocateOptions } from './locate.js';
 import { reportFiles, runSchemathesis, type SchemathesisRun } from './schemathesis.js';
 import { renderSummary, type RunReport } from './summary.js';
 
-export { defaultConfigFile, reportFiles, schemathesisArguments, schemathesisExecutable } from './schemathesis.js';
+export { defaultConfigFile, reportFiles, schemathesisArguments } from './schemathesis.js';
+export { userCacheDir } from './cache-dir.js';
+export { locateSchemathesis, projectSchemathesis, type LocatedSchemathesis, type SchemathesisSource } from './locate.js';
+export { managedVenvDir } from './managed-venv.js';
+export { pinnedSchemathesis } from './python.js';
 export { parseJunit, type JunitFinding, type JunitTestCase } from './junit.js';
 export { renderSummary, type RunReport } from './summary.js';
 
 export interface FuzzOptions extends Omit<SchemathesisRun, 'reportDir'> {
   /** Where the reports go; created if missing. */
   reportDir: string;
+  /** How to find Schemathesis (`--schemathesis`, the managed environment's folder, progress lines). */
+  locate?: LocateOptions;
 }
 
 export interface FuzzResult {
@@ -56,12 +63,13 @@ export function verdict(schemathesisExit: number, report: RunReport | undefined)
 }
 
 export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
+  const { executable } = await locateSchemathesis(options.locate);
   const reportDir = resolve(options.reportDir);
   await mkdir(reportDir, { recursive: true });
   // Reports of an earlier run must not pass for this one's.
   await Promise.all(Object.values(reportFiles).map((file) => rm(join(reportDir, file), { force: true })));
 
-  const schemathesisExit = await runSchemathesis({ ...options, reportDir });
+  const schemathesisExit = await runSchemathesis(executable, { ...options, reportDir });
   const reportText = await readOptional(join(reportDir, reportFiles.json));
   const report = reportText === undefined ? undefined : parseRunReport(reportText);
   const testCases = parseJunit((await readOptional(join(reportDir, reportFiles.junit))) ?? '');

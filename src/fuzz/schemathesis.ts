@@ -1,10 +1,10 @@
 /**
- * Schemathesis as a child process: the pinned version that `npm run setup` installs into the project-local
- * virtual environment `.venv/` (conformance/schemathesis/requirements.txt), never a global install.
+ * Schemathesis as a child process: the executable `locate.ts` chose (the pinned version of
+ * conformance/schemathesis/requirements.txt, unless the user named another), never installed globally.
  * @module
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { bundledJson, packageRoot } from '../contract/paths.js';
 
@@ -34,18 +34,6 @@ export interface SchemathesisRun {
   phases?: readonly string[];
   /** Receives the console output as it arrives (the command passes its own stdout). */
   onOutput?: (chunk: string) => void;
-}
-
-/** The virtual environment's `schemathesis` entry point. */
-export function schemathesisExecutable(root: string = packageRoot): string {
-  const executable =
-    process.platform === 'win32'
-      ? join(root, '.venv', 'Scripts', 'schemathesis.exe')
-      : join(root, '.venv', 'bin', 'schemathesis');
-  if (!existsSync(executable)) {
-    throw new Error(`Schemathesis is not installed (${executable} is missing); run \`npm run setup\` first`);
-  }
-  return executable;
 }
 
 /** The command line of a run; the API key is not on it (it travels in the environment). */
@@ -82,8 +70,7 @@ export function schemathesisArguments(run: SchemathesisRun): string[] {
  * directory is the report directory, so the example database and crash cache Schemathesis keeps there
  * replay earlier failures first on the next run, and nothing is written to the working tree.
  */
-export function runSchemathesis(run: SchemathesisRun): Promise<number> {
-  const executable = schemathesisExecutable();
+export function runSchemathesis(executable: string, run: SchemathesisRun): Promise<number> {
   return new Promise((resolvePromise, reject) => {
     const log = createWriteStream(join(run.reportDir, reportFiles.log));
     const child = spawn(executable, schemathesisArguments(run), {

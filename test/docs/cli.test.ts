@@ -2,10 +2,11 @@
  * `boardkit docs --check` and `boardkit diff` as users run them: `node bin/boardkit.js …` on the built
  * `lib/` (`npm test` builds first), on the repository and on small documents in a temporary folder.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { packageRoot } from '../../src/contract/paths.js';
 import { editable, releasedContract } from '../fixtures/release-contract.js';
 import { runBoardkit, type Run } from '../support/boardkit.js';
 
@@ -19,6 +20,47 @@ describe('boardkit docs --check', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe('All 4 generated pages are fresh.\n');
     expect(run.code).toBe(0);
+  });
+});
+
+describe("--root: a designer's own copy of the contract", () => {
+  let copy: string;
+  const root = (): string => join(copy, 'openapi', 'openapi.yaml');
+
+  beforeAll(async () => {
+    copy = await mkdtemp(join(tmpdir(), 'boardkit-copy-'));
+    await cp(join(packageRoot, 'openapi'), join(copy, 'openapi'), { recursive: true });
+  });
+
+  afterAll(async () => {
+    await rm(copy, { recursive: true, force: true });
+  });
+
+  test('docs --root --out writes the reference and the pages of the copy, all into --out', async () => {
+    const out = join(copy, 'apidocs');
+    const run = await boardkit('docs', '--root', root(), '--out', out);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(['errors.md', 'index.html', 'provenance.md', 'variant-map.md']);
+    // The copy is the contract itself, so its pages are the committed ones.
+    for (const page of ['errors.md', 'provenance.md', 'variant-map.md']) {
+      expect(await readFile(join(out, page), 'utf8')).toBe(await readFile(join(packageRoot, 'docs', page), 'utf8'));
+    }
+  });
+
+  test('diff --root checks the copy against the released copy and changelog beside its root file', async () => {
+    const passing = await boardkit('diff', '--root', root());
+    expect(passing.stdout).toContain(`No undeclared breaking change against ${join(copy, 'openapi', 'released', 'v1.json')}.`);
+    expect(passing.code).toBe(0);
+
+    const released = join(copy, 'openapi', 'released', 'v1.json');
+    const document = JSON.parse(await readFile(released, 'utf8')) as { paths: Record<string, unknown> };
+    document.paths['/v1/retired'] = { get: { operationId: 'getRetired', responses: { '200': { description: 'Gone now.' } } } };
+    await writeFile(released, JSON.stringify(document));
+    const failing = await boardkit('diff', '--root', root());
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain('GET /v1/retired');
+    expect(failing.stdout).toContain(`"## Unreleased" in ${join(copy, 'openapi', 'CHANGELOG.md')}:`);
   });
 });
 

@@ -1,11 +1,12 @@
 /**
  * `boardkit bundle`: writes the bundled contract and its generated types (see src/bundle), or with
- * `--check` compares them with the files on disk and writes nothing.
+ * `--check` compares them with the files on disk and writes nothing. The artefacts go under the folder the
+ * command runs in (or `--out-dir`), never into the package: in this repository that is its root, in a
+ * designer's project it is theirs.
  * @module
  */
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { packageRoot } from '../../contract/paths.js';
 
 interface BundleOptions {
   check?: boolean;
@@ -17,13 +18,13 @@ export function bundleCommand(): Command {
   return new Command('bundle')
     .description('bundle openapi/ into openapi/dist/openapi.{yaml,json} and generate src/generated/openapi.ts')
     .option('--check', 'write nothing; exit 1 listing the artefacts that are stale')
-    .option('--root <file>', 'contract root file (default: openapi/openapi.yaml)')
-    .option('--out-dir <dir>', 'write or check the artefacts under this folder (default: the package root)')
+    .option('--root <file>', 'contract root file, e.g. your copy of openapi/openapi.yaml (default: the packaged contract)')
+    .option('--out-dir <dir>', 'write or check the artefacts under this folder (default: the current folder)')
     .action(async (options: BundleOptions) => {
       // Loaded on use: openapi-typescript pulls in the TypeScript compiler.
       const { renderArtefacts, staleArtefacts, writeArtefacts } = await import('../../bundle/index.js');
       const artefacts = await renderArtefacts(options.root === undefined ? {} : { root: resolve(options.root) });
-      const target = options.outDir === undefined ? packageRoot : resolve(options.outDir);
+      const target = resolve(options.outDir ?? '.');
       if (options.check === true) {
         const stale = await staleArtefacts(artefacts, target);
         if (stale.length > 0) {

@@ -1,7 +1,8 @@
 /**
  * `boardkit fuzz`: Schemathesis against a running implementation, every check and every phase
  * (src/fuzz, conformance/schemathesis/). Exits nonzero on any failure; the reports and `summary.md` land
- * in the report directory.
+ * in the report directory. Schemathesis is found or installed on first use (src/fuzz/locate.ts), so a
+ * package user needs no step but `npm install`.
  * @module
  */
 import { Command, InvalidArgumentError } from 'commander';
@@ -14,6 +15,7 @@ interface FuzzCommandOptions {
   config?: string;
   seed?: string;
   phases?: string[];
+  schemathesis?: string;
 }
 
 const phaseNames = ['examples', 'coverage', 'fuzzing', 'stateful'];
@@ -66,6 +68,7 @@ export function fuzzCommand(): Command {
     .option('--config <file>', 'Schemathesis configuration (default: conformance/schemathesis/schemathesis.toml)')
     .option('--seed <n>', 'reproduce an earlier run with its seed', seedDigits)
     .option('--phases <list>', `only these phases (${phaseNames.join(',')}); default: all`, phaseList)
+    .option('--schemathesis <path>', 'the schemathesis executable to run (default: a pinned one the kit installs in your cache directory on first use)')
     .action(async (options: FuzzCommandOptions) => {
       const apiKey = options.apiKey ?? process.env['BOARDKIT_API_KEY'];
       if (apiKey === undefined || apiKey === '') {
@@ -82,6 +85,10 @@ export function fuzzCommand(): Command {
         ...(options.config === undefined ? {} : { configFile: resolve(options.config) }),
         ...(options.seed === undefined ? {} : { seed: options.seed }),
         ...(options.phases === undefined ? {} : { phases: options.phases }),
+        locate: {
+          ...(options.schemathesis === undefined ? {} : { explicit: options.schemathesis }),
+          onProgress: (line) => process.stderr.write(`${line}\n`),
+        },
         onOutput: (chunk) => process.stdout.write(chunk),
       });
       process.stdout.write(`\nboardkit fuzz: ${result.exitCode === 0 ? 'passed' : 'FAILED'}; see ${result.summaryPath}\n`);

@@ -6,7 +6,6 @@
  */
 import { join, relative, resolve } from 'node:path';
 import { Command } from 'commander';
-import { packageRoot } from '../../contract/paths.js';
 
 interface ScaffoldOptions {
   outDir?: string;
@@ -16,13 +15,13 @@ export function scaffoldHandlersCommand(): Command {
   return new Command('scaffold-handlers')
     .description('write a typed stub handler for each operation of the contract that has none (answers 501 until written)')
     .argument('[operationId...]', 'only these operations (default: every one without a handler)')
-    .option('--out-dir <dir>', 'folder of the handler modules (default: src/server/handlers)')
+    .option('--out-dir <dir>', 'folder of the handler modules (default: src/server/handlers under the current folder)')
     .action(async (only: string[], options: ScaffoldOptions) => {
       // Loaded on use: the handler map pulls in the whole server.
       const { loadContract } = await import('../../contract/load.js');
       const { handlers } = await import('../../server/handlers/index.js');
       const { handlerStubs, writeHandlerStubs } = await import('../../server/handler-stubs.js');
-      const folder = options.outDir === undefined ? join(packageRoot, 'src', 'server', 'handlers') : resolve(options.outDir);
+      const folder = resolve(options.outDir ?? join('src', 'server', 'handlers'));
       const stubs = handlerStubs(loadContract(), new Set(Object.keys(handlers)), only);
       const { written, kept } = await writeHandlerStubs(stubs, folder);
       const lines = stubs.length === 0 ? ['Every operation of the contract has a handler.'] : [];
