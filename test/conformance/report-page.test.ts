@@ -31,7 +31,9 @@ beforeAll(async () => {
   } finally {
     await target.close();
   }
-  const html = renderHtml(result);
+  // The header's address, date and duration change with every run; fixed, the screenshot changes only
+  // when the page does.
+  const html = renderHtml({ ...result, target: { ...result.target, baseUrl: 'http://127.0.0.1:8080' }, startedAt: '2026-11-26T00:00:00.000Z', durationMs: 6_000 });
   server = createServer((request, response) => {
     if (request.method === 'GET' && request.url === '/') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
