@@ -2,8 +2,10 @@
 /**
  * Wall time of the whole conformance suite (every category, the rate limits included, two workspaces,
  * the reference profile) against the reference server with the test-only time control, as users run it
- * (the CLI as a child process). The baseline, measured in the same run on the same machine, is the same
- * command against the Prism mock, where only the stateless categories apply.
+ * (the CLI as a child process), and the default run (no profile: every published variant accepted, the
+ * rate limits left out), whose budget is 60 s. The baseline, measured in the same run on the same
+ * machine, is the same command against the Prism mock, where only the stateless categories apply. Each
+ * line also gives the coverage of the run: the operations answered with a success, and the gaps.
  *
  *   npm run build && node bench/conformance.mjs [--rounds 3] [--time-scale 250]
  *
@@ -50,13 +52,16 @@ async function mockTarget() {
   return { baseUrl: mock.baseUrl, close: () => mock.stop() };
 }
 
-/** Runs the CLI once; returns its wall time and the report's counts. */
-function runSuite(baseUrl) {
+/**
+ * Runs the CLI once; returns its wall time and the report's counts. `full`: the reference profile (the
+ * server's start variants per version) with the rate-limit category; otherwise the default run, as a user
+ * types it without a profile.
+ */
+function runSuite(baseUrl, full) {
   const reports = mkdtempSync(join(tmpdir(), 'boardkit-bench-'));
-  // The reference profile (the server's start variants per version) with the rate-limit category.
   const profile = join(reports, 'profile.json');
-  writeFileSync(profile, JSON.stringify({ name: 'reference-full', startResponseA: { '2026-10-01': ['A2'], '2026-04-01': ['A1'] }, startResponseB: ['B'], includeOptIn: true }));
-  const args = ['bin/boardkit.js', 'conformance', '--target', baseUrl, '--api-key', keys.a, '--api-key-b', keys.b, '--profile', profile, '--report-dir', reports];
+  writeFileSync(profile, JSON.stringify({ name: 'reference-full', startResponseA: { '2026-10-01': ['A2'], '2026-04-01': ['A1'] }, startResponseB: ['B'], sharePage: '/s/{token}', includeOptIn: true }));
+  const args = ['bin/boardkit.js', 'conformance', '--target', baseUrl, '--api-key', keys.a, '--api-key-b', keys.b, ...(full ? ['--profile', profile] : []), '--report-dir', reports];
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] });
@@ -66,18 +71,24 @@ function runSuite(baseUrl) {
       const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8'));
       rmSync(reports, { recursive: true, force: true });
       const notPassing = report.requirements.filter((one) => one.status !== 'pass').map((one) => `${one.id} ${one.status}`);
-      resolve({ code, seconds, requests: report.requests, summary: report.summary.requirements, notPassing });
+      const { operations } = report.coverage.summary;
+      resolve({ code, seconds, requests: report.requests, summary: report.summary.requirements, notPassing, operations: `${operations.seen}/${operations.documented}`, gaps: report.coverage.gaps.length });
     });
   });
 }
 
 const median = (runs) => [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(runs.length / 2)];
-const results = { reference: [], mock: [] };
+const runs = [
+  ['reference server, reference profile with rate limits', referenceTarget, true],
+  ['reference server, default run', referenceTarget, false],
+  ['mock (baseline)', mockTarget, true],
+];
+const results = Object.fromEntries(runs.map(([name]) => [name, []]));
 for (let round = 0; round < rounds; round++) {
-  for (const [name, start] of [['reference', referenceTarget], ['mock', mockTarget]]) {
+  for (const [name, start, full] of runs) {
     const target = await start();
     try {
-      results[name].push(await runSuite(target.baseUrl));
+      results[name].push(await runSuite(target.baseUrl, full));
     } finally {
       await target.close();
     }
@@ -85,13 +96,18 @@ for (let round = 0; round < rounds; round++) {
 }
 
 console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${rounds} rounds, time scale ${timeScale}`);
-console.log('| target | wall time (median) | wall time of each round | requests | pass | fail | skip | error | exit code |');
-console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|');
+console.log('| target | wall time (median) | wall time of each round | requests | pass | fail | skip | error | exit code | operations exercised | coverage gaps |');
+console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const [name, runs] of Object.entries(results)) {
-  const { seconds, requests, summary, code } = median(runs);
+  const { seconds, requests, summary, code, operations, gaps } = median(runs);
   const each = runs.map((run) => run.seconds.toFixed(1)).join(', ');
-  console.log(`| ${name} | ${seconds.toFixed(1)} s | ${each} | ${requests} | ${summary.pass} | ${summary.fail} | ${summary.skip} | ${summary.error} | ${code} |`);
+  console.log(`| ${name} | ${seconds.toFixed(1)} s | ${each} | ${requests} | ${summary.pass} | ${summary.fail} | ${summary.skip} | ${summary.error} | ${code} | ${operations} | ${gaps} |`);
 }
-console.log(`\nNot passing against the reference server: ${median(results.reference).notPassing.join(', ') || 'none'}.`);
-const ratio = median(results.reference).seconds / median(results.mock).seconds;
+const [full, byDefault, mock] = runs.map(([name]) => results[name]);
+console.log(`\nNot passing against the reference server: ${median(full).notPassing.join(', ') || 'none'} (reference profile); ${median(byDefault).notPassing.join(', ') || 'none'} (default run).`);
+console.log(`Failing against the mock: ${median(mock).notPassing.filter((one) => one.endsWith('fail')).join(', ') || 'none'}.`);
+const ratio = median(full).seconds / median(mock).seconds;
 console.log(`\nThe full suite against the reference server takes ${ratio.toFixed(1)} times as long as the stateless part against the mock.`);
+const budget = 60;
+const slowest = Math.max(...byDefault.map((run) => run.seconds));
+console.log(`Slowest default run against the reference server: ${slowest.toFixed(1)} s, ${slowest < budget ? 'within' : 'OVER'} the ${budget} s budget.`);

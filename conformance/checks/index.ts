@@ -17,11 +17,14 @@ import { paginationChecks } from './pagination.js';
 import { planChecks } from './plans.js';
 import { problemChecks } from './problems.js';
 import { rateLimitChecks } from './rate-limits.js';
+import { sessionMetadataChecks } from './session-metadata.js';
 import { shareChecks } from './shares.js';
 import { sseChecks } from './sse.js';
+import { sseEndingChecks } from './sse-endings.js';
 import type { Check } from './types.js';
 import { versioningChecks } from './versioning.js';
 import { webhookRetryChecks } from './webhook-retries.js';
+import { webhookSubscriptionChecks } from './webhook-subscriptions.js';
 import { webhookChecks } from './webhooks.js';
 import { creditChecks } from './credits.js';
 import { keyRotationChecks } from './key-rotation.js';
@@ -44,10 +47,13 @@ export const checks: readonly Check[] = [
   ...idempotencyChecks,
   ...longPollChecks,
   ...sseChecks,
+  ...sseEndingChecks,
   ...lifecycleChecks,
+  ...sessionMetadataChecks,
   ...isolationChecks,
   ...webhookChecks,
   ...webhookRetryChecks,
+  ...webhookSubscriptionChecks,
   ...planChecks,
   ...messageChecks,
   ...decisionChecks,

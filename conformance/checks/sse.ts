@@ -32,7 +32,7 @@ export function streamEventNames(contract: Contract): string[] {
   });
 }
 
-function openStream(ctx: CheckContext, id: string, options: { cutAfterEvents?: number } = {}): Promise<StreamReading> {
+export function openStream(ctx: CheckContext, id: string, options: { cutAfterEvents?: number; timeoutMs?: number } = {}): Promise<StreamReading> {
   return readEventStream({
     url: ctx.http.url(`/v1/sessions/${id}/events`),
     authorization: ctx.http.authorization(),
@@ -46,7 +46,7 @@ function openStream(ctx: CheckContext, id: string, options: { cutAfterEvents?: n
   });
 }
 
-function sentEventsOf(reading: StreamReading): ParsedEvent[] {
+export function sentEventsOf(reading: StreamReading): ParsedEvent[] {
   return reading.connections.flatMap((connection) => parseEventStream(connection.exchange.response?.body ?? '').events);
 }
 

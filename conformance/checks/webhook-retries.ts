@@ -10,8 +10,11 @@ import { jsonOf } from '../harness/exchange.js';
 import { pageOf } from '../harness/pages.js';
 import type { RetryScheduleName } from '../harness/profiles.js';
 import type { Delivery } from '../harness/receiver.js';
+import { marker } from '../harness/sessions.js';
 import { causeCancellation, refusalReason, subscribe, type Subscription, targetTimeOf } from '../harness/subscriptions.js';
+import { statusOf } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
+import { create } from './webhook-subscriptions.js';
 
 const minute = 60_000;
 /** Real time the suite budgets for each wait when the target's clock can be changed. */
@@ -208,16 +211,18 @@ export const pause = defineCheck({
   name: 'webhooks.pause',
   category: 'webhooks',
   title: '10 consecutive failed deliveries pause the subscription',
-  requirements: ['HOOK-009', 'HOOK-014'],
+  requirements: ['HOOK-009', 'HOOK-014', 'HOOK-018'],
   preconditions: ['live', 'receiver-reachable', 'time-control'],
   phase: 'exclusive',
   async run(ctx) {
     const subscribed = await subscribe(ctx, ['session.cancelled'], 503);
     if ('refused' in subscribed) {
-      ['HOOK-009', 'HOOK-014'].forEach((requirement) => ctx.skip(requirement, refusalReason(subscribed.refused)));
+      ['HOOK-009', 'HOOK-014', 'HOOK-018'].forEach((requirement) => ctx.skip(requirement, refusalReason(subscribed.refused)));
       return;
     }
     const { subscription } = subscribed;
+    // A second subscription, made at the unversioned path, fails alike and is re-enabled there (HOOK-018).
+    const unversioned = statusOf(await ctx.http.get('/webhooks', { query: { limit: 1 } })) === 404 ? undefined : await create(ctx, '/webhooks', marker('pause, unversioned'), ['session.cancelled'], 503);
     try {
       const schedule = subscription.retrySchedule ?? ctx.target.announced.retrySchedule ?? { waits_minutes: [1, 5, 15, 60, 240], max_attempts: 6 };
       const spanMs = waitsOf(schedule).reduce((sum, wait) => sum + wait, 0);
@@ -263,10 +268,36 @@ export const pause = defineCheck({
       // A cancellation is delivered at once; a few seconds are plenty for a subscription that resumed.
       const resumed = await subscription.endpoint.waitFor((deliveries) => deliveries.slice(after).some((one) => one.answered === 200), 5_000, ctx.signal);
       ctx.expect('HOOK-014', enabled.response?.status === 200 && enabledState.status === 'active' && enabledState.consecutive_failures === 0 && resumed, { kind: 'state', message: 're-enabling did not reset the breaker and resume deliveries', expected: { status: 'active', consecutive_failures: 0, delivered: true }, got: { ...enabledState, delivered: resumed }, evidence: enabled }, 're-enabled: active, breaker reset, deliveries resumed');
+      await reenableUnversioned(ctx, unversioned);
     } finally {
       await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
+      if (unversioned !== undefined && 'id' in unversioned) {
+        await ctx.http.delete(`/v1/webhooks/${unversioned.id}`);
+      }
     }
   },
 });
+
+/** HOOK-018: the subscription made at `/webhooks` paused with the first; re-enabled at `/webhooks/{id}/enable`. */
+async function reenableUnversioned(ctx: CheckContext, unversioned: Awaited<ReturnType<typeof create>> | undefined): Promise<void> {
+  if (unversioned === undefined) {
+    ctx.skip('HOOK-018', 'the target does not serve the unversioned /webhooks paths (GET /webhooks answered 404)');
+    return;
+  }
+  if ('refused' in unversioned) {
+    ctx.fail('HOOK-018', { kind: 'status', message: `POST /webhooks answered ${statusOf(unversioned.refused)}`, expected: 201, got: statusOf(unversioned.refused), evidence: unversioned.refused });
+    return;
+  }
+  const paused = await ctx.http.get(`/v1/webhooks/${unversioned.id}`);
+  const enabled = await ctx.http.post(`/webhooks/${unversioned.id}/enable`);
+  const read = await ctx.http.get(`/v1/webhooks/${unversioned.id}`);
+  const [before, after] = [(jsonOf(paused) ?? {}) as { status?: unknown }, (jsonOf(read) ?? {}) as { status?: unknown; consecutive_failures?: unknown }];
+  ctx.expect(
+    'HOOK-018',
+    before.status === 'paused' && statusOf(enabled) === 200 && after.status === 'active' && after.consecutive_failures === 0,
+    { kind: 'state', message: `a subscription ${String(before.status)} after 10 failed deliveries, re-enabled at /webhooks/{id}/enable (${statusOf(enabled)}), reads ${String(after.status)} at /v1/webhooks/{id}`, expected: { before: 'paused', enable: 200, after: { status: 'active', consecutive_failures: 0 } }, got: { before: before.status, enable: statusOf(enabled), after }, evidence: [paused, enabled, read] },
+    'paused alike, and re-enabled at /webhooks/{id}/enable: active, breaker reset',
+  );
+}
 
 export const webhookRetryChecks = [retrySchedule, pause];

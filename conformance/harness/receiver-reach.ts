@@ -31,7 +31,7 @@ const pollMs = 100;
 /** The reason the delivery checks skip, or `undefined` when the target reaches the receiver (or may). */
 export async function receiverUnreachableReason(ctx: ReachContext): Promise<string | undefined> {
   const receiver = await ctx.receiver();
-  const endpoint = receiver.endpoint(200);
+  const endpoint = receiver.endpoint(200, 'delivery probe');
   const created = await ctx.http.post('/v1/webhooks', { label: marker('delivery probe'), url: endpoint.url, events: ['session.cancelled'] });
   const body = (jsonOf(created) ?? {}) as { subscription?: { id?: unknown }; signing_secret?: unknown };
   if (typeof body.signing_secret === 'string') {

@@ -20,6 +20,8 @@ export interface Delivery {
   rawBody: Buffer;
   /** The status the receiver answered. */
   answered: number;
+  /** The check the endpoint was made for, when it said. */
+  owner?: string;
 }
 
 /** A fixed status, or one chosen per delivery (`index` counts this endpoint's deliveries from 0). */
@@ -34,6 +36,7 @@ export interface ReceiverEndpoint {
 }
 
 interface EndpointState {
+  owner: string | undefined;
   answer: Answer;
   deliveries: Delivery[];
   waiters: Set<() => void>;
@@ -49,14 +52,30 @@ function headersOf(request: IncomingMessage): Record<string, string> {
   return headers;
 }
 
+/** What every view of one receiver shares: its endpoints and the arrival counter. */
+interface ReceiverState {
+  endpoints: Map<string, EndpointState>;
+  seq: number;
+}
+
 export class WebhookReceiver {
-  readonly #endpoints = new Map<string, EndpointState>();
-  #seq = 0;
+  readonly #state: ReceiverState;
+  readonly #owner: string | undefined;
 
   private constructor(
     readonly server: Server,
     readonly origin: string,
-  ) {}
+    state: ReceiverState = { endpoints: new Map(), seq: 0 },
+    owner?: string,
+  ) {
+    this.#state = state;
+    this.#owner = owner;
+  }
+
+  /** The same receiver, whose new endpoints belong to `owner` (a check) unless they say otherwise. */
+  forCheck(owner: string): WebhookReceiver {
+    return new WebhookReceiver(this.server, this.origin, this.#state, owner);
+  }
 
   static async start(): Promise<WebhookReceiver> {
     let receiver: WebhookReceiver | undefined;
@@ -71,10 +90,10 @@ export class WebhookReceiver {
   }
 
   /** A new endpoint with its own unguessable path. */
-  endpoint(answer: Answer = 200): ReceiverEndpoint {
+  endpoint(answer: Answer = 200, owner: string | undefined = this.#owner): ReceiverEndpoint {
     const path = `/hooks/${randomBytes(9).toString('base64url')}`;
-    const state: EndpointState = { answer, deliveries: [], waiters: new Set() };
-    this.#endpoints.set(path, state);
+    const state: EndpointState = { owner, answer, deliveries: [], waiters: new Set() };
+    this.#state.endpoints.set(path, state);
     return {
       url: `${this.origin}${path}`,
       deliveries: () => state.deliveries,
@@ -103,13 +122,20 @@ export class WebhookReceiver {
     };
   }
 
+  /** Every delivery of every endpoint, in order of arrival (what the coverage of a run reads). */
+  all(): Delivery[] {
+    return [...this.#state.endpoints.values()]
+      .flatMap((state) => state.deliveries.map((delivery) => (state.owner === undefined ? delivery : { ...delivery, owner: state.owner })))
+      .sort((a, b) => a.seq - b.seq);
+  }
+
   private handle(request: IncomingMessage, response: import('node:http').ServerResponse): void {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const state = this.#endpoints.get(request.url ?? '');
+      const state = this.#state.endpoints.get(request.url ?? '');
       const received = {
-        seq: ++this.#seq,
+        seq: ++this.#state.seq,
         receivedAt: Date.now(),
         method: request.method ?? '',
         headers: headersOf(request),

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Category, Level, Requirement } from '../requirements/types.js';
+import type { Coverage } from './coverage.js';
 import { type Exchange, evidenceBodyLimit } from './exchange.js';
 import { foldStatus, type Observation, type Status } from './observations.js';
 
@@ -73,6 +74,11 @@ export interface RunResult {
   summary: RunSummary;
   requirements: RequirementResult[];
   checks: CheckResult[];
+  /**
+   * What the run exercised of the contract, and the gaps (harness/coverage.ts); a run that does not call
+   * the API (the receiver suite) has none.
+   */
+  coverage?: Coverage;
   /** 0 when no MUST failed, 1 when one did (2, the suite could not run, never has a result). */
   exitCode: 0 | 1;
 }

@@ -15,6 +15,7 @@ import { loadSuiteContract } from './contract.js';
 import { createCheckContext, type SharedRunState } from './context.js';
 import { ExchangeLog } from './exchange.js';
 import { HttpClient, TransportError } from './http.js';
+import { computeCoverage, type Coverage } from './coverage.js';
 import { foldStatus, type Observation, SetupFailure } from './observations.js';
 import { type PreconditionState, unmetReason } from './preconditions.js';
 import { defaultProfile, type Profile } from './profiles.js';
@@ -144,11 +145,14 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     options.onProgress?.({ type: 'check-end', check, result });
   };
 
+  let coverage: Coverage;
   try {
     for (const phase of phases) {
       const inPhase = toRun.filter((check) => check.phase === phase);
       await pool(inPhase, phase === 'main' ? (options.concurrency ?? 6) : 1, runOne);
     }
+    const deliveries = receiver === undefined ? [] : (await receiver).all().map((delivery) => ({ headers: delivery.headers, body: delivery.rawBody.toString('utf8'), ...(delivery.owner === undefined ? {} : { check: delivery.owner }) }));
+    coverage = computeCoverage({ contract, baseUrl: target.baseUrl, exchanges: log.all(), deliveries });
   } finally {
     if (receiver !== undefined) {
       await (await receiver).close();
@@ -178,6 +182,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     summary: summarize(requirementResults),
     requirements: requirementResults,
     checks: toRun.map((check) => checkResults.get(check.name)!).filter((result) => result !== undefined),
+    coverage,
     exitCode: requirementResults.some((result) => result.level === 'MUST' && result.status === 'fail') ? 1 : 0,
   };
 }

@@ -1,10 +1,12 @@
 /**
  * Live progress on stderr and the summary on stdout: one line per finished check, then each failed,
- * errored and skipped requirement with its reason, then the counts and the verdict.
+ * errored and skipped requirement with its reason, the coverage of the contract with its gaps, then the
+ * counts and the verdict.
  * @module
  */
 import type { ProgressEvent } from '../harness/runner.js';
 import type { RunResult } from '../harness/results.js';
+import { coverageLines } from './coverage-text.js';
 
 const marks = { pass: 'ok  ', fail: 'FAIL', skip: 'skip', error: 'ERR ' } as const;
 
@@ -43,6 +45,9 @@ export function renderSummary(result: RunResult): string {
   for (const [reason, ids] of skipped) {
     lines.push(`skip ${ids.join(', ')}`);
     lines.push(`       ${reason}`);
+  }
+  if (result.coverage !== undefined) {
+    lines.push('', ...coverageLines(result.coverage, new Map(result.requirements.map((requirement) => [requirement.id, requirement.status]))));
   }
   const { requirements, byLevel } = result.summary;
   lines.push('');

@@ -1,11 +1,12 @@
 /**
  * report.html: one self-contained page (inline style and script, no external asset, readable offline and
- * as a CI artifact): the verdict, the counts, and per requirement its status, its seed section and the
- * evidence, each exchange with its request and response.
+ * as a CI artifact): the verdict, the counts, the coverage of the contract with its gaps, and per
+ * requirement its status, its seed section and the evidence, each exchange with its request and response.
  * @module
  */
 import type { EvidenceRecord, ObservationRecord, RequirementResult, RunResult } from '../harness/results.js';
 import { reportedCategories } from '../requirements/types.js';
+import { coverageSection, coverageStyle } from './coverage-html.js';
 
 export function htmlEscape(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
@@ -25,7 +26,7 @@ td,th{border-bottom:1px solid #e4e7ee;padding:6px 8px;text-align:left;vertical-a
 .status{font-weight:700;text-transform:uppercase;font-size:12px}.pass{color:#1f7a4a}.fail{color:#b3261e}.skip{color:#6b7280}.error{color:#a15c00}
 details{margin:4px 0}summary{cursor:pointer}pre{background:#f0f2f5;padding:8px;overflow:auto;max-height:320px;white-space:pre-wrap;word-break:break-all;margin:4px 0}
 .obs{border-left:3px solid #dde1e8;padding-left:8px;margin:6px 0}.obs.fail{border-color:#b3261e}.obs.error{border-color:#a15c00}
-.muted{color:#6b7280}`;
+.muted{color:#6b7280}tr.requirement:target td{background:#fffbe6}`;
 
 const script = `
 document.querySelectorAll('.filters button').forEach(function(button){button.addEventListener('click',function(){
@@ -60,7 +61,7 @@ function observation(record: ObservationRecord): string {
 }
 
 function row(result: RequirementResult): string {
-  return `<tr class="requirement" data-status="${result.status}"><td class="status ${result.status}">${result.status}</td><td><b>${result.id}</b><br><span class="muted">${result.level}</span></td>
+  return `<tr class="requirement" id="${result.id}" data-status="${result.status}"><td class="status ${result.status}">${result.status}</td><td><b>${result.id}</b><br><span class="muted">${result.level}</span></td>
 <td>${htmlEscape(result.statement)}<br><span class="muted">Seed: ${htmlEscape(result.seed)} · ${result.provenance}${result.references === undefined ? '' : ` · ${htmlEscape(result.references.join(', '))}`}</span>${result.reason === undefined ? '' : `<br><i>${htmlEscape(result.reason)}</i>`}
 <details><summary>${result.observations.length} observations · checks: ${htmlEscape(result.checks.join(', '))}</summary>${result.observations.map(observation).join('')}</details></td></tr>`;
 }
@@ -78,11 +79,13 @@ export function renderHtml(result: RunResult): string {
   const verdict = result.exitCode === 0 ? '<span class="verdict ok">No MUST requirement failed</span>' : `<span class="verdict bad">MUST failed: ${htmlEscape(summary.mustFailures.join(', '))}</span>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Conformance report: ${htmlEscape(result.target.baseUrl)}</title><style>${style}</style></head>
+<title>Conformance report: ${htmlEscape(result.target.baseUrl)}</title><style>${style}${coverageStyle}</style></head>
 <body><header><h1>${htmlEscape(result.suite.title ?? 'Decision-Board API conformance')}</h1>
 <p>Target ${htmlEscape(result.target.baseUrl)} · ${result.target.live ? 'live implementation' : 'mock'} · profile ${htmlEscape(result.profile.name)} · time scale ${result.target.timeScale}${result.target.testControl ? ' (test control)' : ''}</p>
 <p>${htmlEscape(result.suite.name)} ${htmlEscape(result.suite.version)}, contract ${htmlEscape(result.suite.contractVersion)} · ${result.startedAt} · ${(result.durationMs / 1000).toFixed(1)} s</p>${verdict}</header>
 <main><div class="counts"><div><b>${summary.requirements.total}</b> requirements</div><div class="pass">${summary.requirements.pass} pass</div><div class="fail">${summary.requirements.fail} fail</div><div class="error">${summary.requirements.error} error</div><div class="skip">${summary.requirements.skip} skip</div>${levels}</div>
+${result.coverage === undefined ? '' : coverageSection(result.coverage, new Map(result.requirements.map((requirement) => [requirement.id, requirement.status])))}
+<h2>Requirements</h2>
 <div class="filters"><button data-status="all" class="on">all</button><button data-status="fail">fail</button><button data-status="error">error</button><button data-status="skip">skip</button><button data-status="pass">pass</button></div>
 ${sections}
 </main><script>${script}</script></body></html>

@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, test } from 'vitest';
+import { loadSuiteContract } from '../../conformance/harness/contract.js';
+import { computeCoverage } from '../../conformance/harness/coverage.js';
+import type { Exchange } from '../../conformance/harness/exchange.js';
 import type { RequirementResult, RunResult } from '../../conformance/harness/results.js';
+import { renderSummary } from '../../conformance/reporters/console.js';
 import { renderHtml } from '../../conformance/reporters/html.js';
 import { reportFiles, writeReports } from '../../conformance/reporters/index.js';
 import { renderJunit } from '../../conformance/reporters/junit.js';
@@ -50,6 +54,21 @@ function requirement(id: string, status: RequirementResult['status'], category: 
 
 const requirements = [requirement('PROB-001', 'fail', 'problems'), requirement('PROB-005', 'pass', 'problems'), requirement('ISO-001', 'skip', 'isolation'), requirement('LIFE-003', 'error', 'lifecycle')];
 
+/** A run that read the session list and saw one unknown session, and received one delivery. */
+function exchange(id: number, method: string, path: string, status: number, body: string, contentType = 'application/json'): Exchange {
+  return { id, check: 'lifecycle.run-to-completion', request: { method, url: `http://127.0.0.1:1${path}`, headers: {} }, response: { status, headers: { 'content-type': contentType }, body }, startedAt: 0, durationMs: 1 };
+}
+
+const coverage = computeCoverage({
+  contract: loadSuiteContract(),
+  baseUrl: 'http://127.0.0.1:1',
+  exchanges: [
+    exchange(1, 'GET', '/v1/sessions', 200, '{"items":[],"next_cursor":null}'),
+    exchange(2, 'GET', '/v1/sessions/ses_x', 404, `{"type":"https://example.test/problems/not-found","title":"${hostile.replaceAll('"', '\\"')}","status":404}`, 'application/problem+json'),
+  ],
+  deliveries: [{ headers: { 'x-service-event': 'session.complete' }, body: '{"event":"session.complete","data":{}}' }],
+});
+
 const result: RunResult = {
   suite: { name: 'boardkit conformance', version: '0.1.0', contractVersion: '1.0.0' },
   target: { baseUrl: 'http://127.0.0.1:1', live: true, liveEvidence: 'GET … answered 404', announced: {}, testControl: false, timeScale: 1, clockControllable: false, secondKey: false },
@@ -66,6 +85,7 @@ const result: RunResult = {
   },
   requirements,
   checks: [],
+  coverage,
   exitCode: 1,
 };
 
@@ -113,6 +133,28 @@ describe('report.html', () => {
     }
     expect(html).toContain('MUST failed: PROB-001');
     expect(html).toContain('GET http://127.0.0.1:1/v1/sessions/ses_x');
+  });
+});
+
+describe('the coverage of a run', () => {
+  const html = renderHtml(result);
+
+  test('report.html shows the counts, every gap with the requirements that would cover it and their status, linked to their rows', () => {
+    expect(html).toContain('<section id="coverage">');
+    expect(html).toContain('1/46');
+    expect(html).toContain('<code>getSession (GET /v1/sessions/{id})</code></td><td><a href="#LIFE-003">LIFE-003</a> <span class="muted">(error)</span>, POLL-001 <span class="muted">(not selected)</span>');
+    expect(html).toContain('<td>problem type</td><td><code>conflict</code></td>');
+    expect(html).toContain(`id="PROB-001"`);
+  });
+
+  test('the console summary lists the counts and the gaps', () => {
+    const text = renderSummary(result);
+    expect(text).toContain('Coverage of the contract:');
+    expect(text).toMatch(/\b1\/46 operations answered with a success/);
+    expect(text).toContain('operation deleteSession (DELETE /v1/sessions/{id}): covered by LIFE-010 (not selected)');
+    expect(text).toContain('operation getSession (GET /v1/sessions/{id}): covered by LIFE-003 (error), POLL-001 (not selected)');
+    expect(text).toContain('webhook event session.cancelled: covered by HOOK-007 (not selected)');
+    expect(text).toContain('stream event session.cancelled: covered by SSE-008 (not selected)');
   });
 });
 

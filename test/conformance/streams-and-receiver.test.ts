@@ -77,4 +77,23 @@ describe('WebhookReceiver', () => {
       await receiver.close();
     }
   });
+
+  test("a check's view of the receiver owns the endpoints it makes; every delivery is listed once, in order", async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const own = receiver.forCheck('webhooks.delivery').endpoint();
+      const probe = receiver.forCheck('webhooks.delivery').endpoint(200, 'delivery probe');
+      const plain = receiver.endpoint();
+      for (const url of [own.url, probe.url, plain.url]) {
+        await fetch(url, { method: 'POST', body: '{}' });
+      }
+      expect(receiver.all().map((delivery) => [delivery.seq, delivery.owner])).toEqual([
+        [1, 'webhooks.delivery'],
+        [2, 'delivery probe'],
+        [3, undefined],
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
 });

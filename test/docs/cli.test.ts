@@ -18,7 +18,7 @@ describe('boardkit docs --check', () => {
   test('passes on the committed pages', async () => {
     const run = await boardkit('docs', '--check');
     expect(run.stderr).toBe('');
-    expect(run.stdout).toBe('All 3 generated pages are fresh.\n');
+    expect(run.stdout).toBe('All 4 generated pages are fresh.\n');
     expect(run.code).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `boardkit docs`: regenerates the documentation pages derived from the contract (variant map,
- * provenance report, error catalog) and builds the offline API reference. Everything is written under
- * the folder the command runs in (`docs/` and `docs/site/`), or into `--out`; never into the package.
+ * provenance report, error catalog), with the packaged contract also the conformance suite's requirement
+ * list, and builds the offline API reference. Everything is written under the folder the command runs in
+ * (`docs/` and `docs/site/`), or into `--out`; never into the package.
  * @module
  */
 import { basename, dirname, relative, resolve } from 'node:path';
@@ -58,9 +59,23 @@ async function watchReference(options: DocsOptions): Promise<void> {
   process.stdout.write('Stopped watching.\n');
 }
 
-async function checkPages(source: ContractSource): Promise<void> {
-  const { renderPages, stalePages } = await import('../../docs/pages.js');
-  const pages = renderPages(source.document);
+/**
+ * The pages of the contract; with `withRequirements` also the requirement list of the conformance suite,
+ * a page of the kit's own docs: written beside the others for the packaged contract (a `--root` contract
+ * is not the suite's), and left out of an `--out` folder, which holds a contract's reference and pages.
+ */
+async function generatedPages(source: ContractSource, withRequirements: boolean): Promise<Array<{ path: string; content: string }>> {
+  const { renderPages } = await import('../../docs/pages.js');
+  if (!withRequirements) {
+    return renderPages(source.document);
+  }
+  const { requirementListPage } = await import('../../../conformance/requirement-list.js');
+  return [...renderPages(source.document), requirementListPage()];
+}
+
+async function checkPages(source: ContractSource, withRequirements: boolean): Promise<void> {
+  const { stalePages } = await import('../../docs/pages.js');
+  const pages = await generatedPages(source, withRequirements);
   const stale = await stalePages(pages, process.cwd());
   if (stale.length > 0) {
     const list = stale.map((path) => `  ${path}\n`).join('');
@@ -72,9 +87,9 @@ async function checkPages(source: ContractSource): Promise<void> {
 }
 
 /** The pages keep their `docs/` paths in the working directory; with `--out` they sit beside the reference. */
-async function writeGeneratedPages(source: ContractSource, out: string | undefined): Promise<void> {
-  const { renderPages, writePages } = await import('../../docs/pages.js');
-  const rendered = renderPages(source.document);
+async function writeGeneratedPages(source: ContractSource, out: string | undefined, withRequirements: boolean): Promise<void> {
+  const { writePages } = await import('../../docs/pages.js');
+  const rendered = await generatedPages(source, withRequirements);
   const pages = out === undefined ? rendered : rendered.map((page) => ({ ...page, path: basename(page.path) }));
   const target = out ?? process.cwd();
   await writePages(pages, target);
@@ -83,7 +98,7 @@ async function writeGeneratedPages(source: ContractSource, out: string | undefin
 
 export function docsCommand(): Command {
   return new Command('docs')
-    .description('regenerate docs/{variant-map,provenance,errors}.md and build the API reference into docs/site/ (under the current folder)')
+    .description('regenerate docs/{variant-map,provenance,errors,conformance-requirements}.md and build the API reference into docs/site/ (under the current folder)')
     .option('--out <dir>', 'write the API reference (index.html) and the generated pages into this folder (default: docs/site and docs)')
     .option('--root <file>', "document this contract's split source, e.g. your copy of openapi/openapi.yaml (default: the packaged contract)")
     .addOption(new Option('--pages-only', 'regenerate the pages; do not build the API reference').conflicts('siteOnly'))
@@ -98,12 +113,12 @@ export function docsCommand(): Command {
       const source = await contractSource(options.root);
       try {
         if (options.check === true) {
-          await checkPages(source);
+          await checkPages(source, options.root === undefined);
           return;
         }
         const out = options.out === undefined ? undefined : resolve(options.out);
         if (options.siteOnly !== true) {
-          await writeGeneratedPages(source, out);
+          await writeGeneratedPages(source, out, options.root === undefined && out === undefined);
         }
         if (options.pagesOnly !== true) {
           const { buildReference, defaultSitePath } = await import('../../docs/reference.js');

@@ -11,6 +11,18 @@ const eventsPath = /^\/v1\/sessions\/[^/]+\/events$/;
 
 export const eventStreamFaults: Fault[] = [
   {
+    name: 'sse-failure-as-complete',
+    breaks: ['SSE-009'],
+    // A failed run's stream ends as if the run had finished.
+    event: (_, block) => (eventOf(block) === 'session.failed' ? block.replace(/^event: ?session\.failed$/m, 'event: session.complete') : block),
+  },
+  {
+    name: 'sse-cancel-as-complete',
+    breaks: ['SSE-008'],
+    // A cancelled run's stream ends as if the run had finished.
+    event: (_, block) => (eventOf(block) === 'session.cancelled' ? block.replace(/^event: ?session\.cancelled$/m, 'event: session.complete') : block),
+  },
+  {
     name: 'sse-drop-on-resume',
     breaks: ['SSE-004'],
     event: (request, block, index) => (request.headers['last-event-id'] !== undefined && index === 0 ? '' : block),

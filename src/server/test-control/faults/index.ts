@@ -21,9 +21,11 @@ import { paginationFaults } from './pagination.js';
 import { planFaults } from './plans.js';
 import { problemFaults } from './problems.js';
 import { rateLimitFaults } from './rate-limits.js';
+import { sessionMetadataFaults } from './session-metadata.js';
 import { shareFaults } from './shares.js';
 import type { Fault } from './types.js';
 import { versioningFaults } from './versioning.js';
+import { webhookSubscriptionFaults } from './webhook-subscriptions.js';
 import { webhookFaults } from './webhooks.js';
 import { creditFaults } from './credits.js';
 import { keyRotationFaults } from './key-rotation.js';
@@ -48,8 +50,10 @@ export const faultCatalogue: readonly Fault[] = [
   ...contractFaults,
   ...paginationFaults,
   ...lifecycleFaults,
+  ...sessionMetadataFaults,
   ...eventStreamFaults,
   ...webhookFaults,
+  ...webhookSubscriptionFaults,
   ...planFaults,
   ...messageFaults,
   ...decisionFaults,
