@@ -68,6 +68,17 @@ function allowOrigin(incoming: IncomingMessage, response: ServerResponse): void 
 /** Prism's own problem types that are refusals of the request, and the contract's status for each. */
 const prismOwnRefusals: Record<string, number> = { UNPROCESSABLE_ENTITY: 400, UNAUTHORIZED: 401, INVALID_CONTENT_TYPE: 415 };
 
+/**
+ * An authentication scheme's name is case-insensitive (RFC 9110 §11.1), but Prism compares `Bearer`
+ * exactly: the front door spells it as Prism expects, so `bearer <key>` is accepted as the API accepts it.
+ */
+function withBearerScheme(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
+  const authorization = headers.authorization;
+  return authorization === undefined || !/^bearer\s/i.test(authorization) || authorization.startsWith('Bearer')
+    ? headers
+    : { ...headers, authorization: `Bearer${authorization.slice('bearer'.length)}` };
+}
+
 function headerOf(headers: Headers, name: string): string | undefined {
   const found = Object.keys(headers).find((key) => key.toLowerCase() === name);
   return found === undefined ? undefined : String(headers[found]);
@@ -195,7 +206,7 @@ async function handle(runtime: MockRuntime, incoming: IncomingMessage, response:
       }
     }
   }
-  const request: EngineRequest = { method, path, query: queryOf(mark < 0 ? '' : url.slice(mark + 1)), headers: incoming.headers, body: parsed };
+  const request: EngineRequest = { method, path, query: queryOf(mark < 0 ? '' : url.slice(mark + 1)), headers: withBearerScheme(incoming.headers), body: parsed };
   reply(response, runtime, request, route.key, await runtime.engine.answer(route.key, request));
 }
 

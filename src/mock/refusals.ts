@@ -76,18 +76,23 @@ export function malformedPath(): Refusal {
   return { slug: 'invalid-request', detail: `The request path ${detail}.`, errors: [{ pointer: '#/path', detail }] };
 }
 
-/** `401 unauthorized`, saying what is wrong with the request's `Authorization` header. */
+/**
+ * `401 unauthorized`, saying what is wrong with the request's `Authorization` header. Only a scheme's name
+ * is repeated, never what may be a key (a problem reveals no secret, RFC 9457 §5).
+ */
 export function unauthorized(authorization: string | undefined): Refusal {
   const pointer = '#/header/Authorization';
   const [scheme = '', token = ''] = (authorization ?? '').trim().split(/\s+/, 2);
   const detail =
     authorization === undefined || authorization.trim() === ''
       ? 'is missing; send Authorization: Bearer <API key>'
-      : scheme !== 'Bearer'
-        ? `uses the scheme "${scheme}"; the API takes Bearer <API key>`
-        : token === ''
-          ? 'has no token after Bearer'
-          : 'was not accepted';
+      : token === '' && scheme.toLowerCase() !== 'bearer'
+        ? 'has no scheme; the API takes Bearer <API key>'
+        : scheme.toLowerCase() !== 'bearer'
+          ? `uses the scheme "${/^[A-Za-z-]{1,20}$/.test(scheme) ? scheme : '…'}"; the API takes Bearer <API key>`
+          : token === ''
+            ? 'has no token after Bearer'
+            : 'was not accepted';
   return { slug: 'unauthorized', detail: `The Authorization header ${detail}.`, errors: [{ pointer, detail }] };
 }
 

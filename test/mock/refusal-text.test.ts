@@ -33,7 +33,9 @@ describe('the Authorization header as sent', () => {
   test.each([
     [undefined, 'The Authorization header is missing; send Authorization: Bearer <API key>.'],
     ['Basic c2tfdGVzdDp4', 'The Authorization header uses the scheme "Basic"; the API takes Bearer <API key>.'],
-    ['bearer sk_test_1', 'The Authorization header uses the scheme "bearer"; the API takes Bearer <API key>.'],
+    ['bearer sk_test_1', 'The Authorization header was not accepted.'],
+    ['sk_test_4eC39HqLyjWDarjtT1zdp7dc', 'The Authorization header has no scheme; the API takes Bearer <API key>.'],
+    ['sk_test_4eC39HqLyjWDarjtT1zdp7dc sk_test_4eC39HqLyjWDarjtT1zdp7dc', 'The Authorization header uses the scheme "…"; the API takes Bearer <API key>.'],
     ['Bearer', 'The Authorization header has no token after Bearer.'],
   ])('%s', (header, detail) => {
     expect(unauthorized(header).detail).toBe(detail);
