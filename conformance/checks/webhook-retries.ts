@@ -11,6 +11,7 @@ import { pageOf } from '../harness/pages.js';
 import type { RetryScheduleName } from '../harness/profiles.js';
 import type { Delivery } from '../harness/receiver.js';
 import { causeCancellation, refusalReason, subscribe, type Subscription, targetTimeOf } from '../harness/subscriptions.js';
+import { delay } from '../harness/http.js';
 import { type CheckContext, defineCheck } from './types.js';
 
 const minute = 60_000;
@@ -18,6 +19,8 @@ const minute = 60_000;
 const paceRealMs = 800;
 /** Real-time lateness the measurement allows per wait (timers, the receiver's round trip, a busy machine). */
 const jitterRealMs = 250;
+/** Real time between two attempts that lets their whole-second timestamps differ. */
+const resignGapMs = 2_000;
 /** Real time the schedule may take on a target whose clock cannot be changed. */
 const realBudgetMs = 30_000;
 /**
@@ -118,6 +121,12 @@ async function run(ctx: CheckContext, failing: Subscription, recovering: Subscri
     budget -= realWait;
     paces.push(ctx.clock.scale());
     if (ctx.clock.controllable) {
+      if (index === 0) {
+        // Timestamps are whole wall-clock seconds: the first retry comes two real seconds after the first
+        // attempt at least, so its new timestamp can show that it was signed anew (HOOK-013).
+        const sinceFirst = Date.now() - failing.endpoint.deliveries()[0]!.receivedAt;
+        await ctx.clock.withScale(1, () => delay(Math.max(0, resignGapMs - sinceFirst), ctx.signal));
+      }
       // Fast-forward to just before the attempt is due; the attempt itself happens at normal speed.
       await settled(ctx, failing, index + 1, deliveryId);
       await ctx.clock.elapse(Math.max(0, waitMs - slackMs), ctx.signal);
@@ -180,10 +189,16 @@ function checkResigning(ctx: CheckContext, failing: Subscription, complete: bool
   }
   const ids = new Set(deliveries.map((one) => header(one, deliveryHeaders.deliveryId)));
   const stamps = deliveries.map((one) => Number(header(one, deliveryHeaders.timestamp)));
-  const increasing = stamps.every((stamp, index) => index === 0 || stamp > stamps[index - 1]!);
+  // Timestamps are whole wall-clock seconds, so on a sped-up target two attempts may be signed within one
+  // second: they must never go back, and must move on between attempts that arrived two seconds apart.
+  const apart = deliveries.flatMap((one, index) => (index > 0 && one.receivedAt - deliveries[index - 1]!.receivedAt >= resignGapMs ? [index] : []));
+  const increasing = stamps.every((stamp, index) => index === 0 || stamp >= stamps[index - 1]!) && apart.every((index) => stamps[index]! > stamps[index - 1]!);
+  if (apart.length === 0) {
+    ctx.skip('HOOK-013', 'no two attempts arrived two seconds apart, so their whole-second timestamps cannot show a new signing');
+  }
   const signed = deliveries.every((one) => signatureValid(one, failing.secret));
   const sameBody = new Set(deliveries.map((one) => JSON.stringify(bodyOf(one)))).size === 1;
-  ctx.expect('HOOK-013', ids.size === 1 && increasing && signed && sameBody, { kind: 'signature', message: 'the retries change their delivery id or body, or are not signed anew', expected: { deliveryIds: 1, timestamps: 'increasing', signatures: 'valid', body: 'unchanged' }, got: { deliveryIds: [...ids], timestamps: stamps, signaturesValid: signed, sameBody }, evidence: deliveries.map((one) => deliveryEvidence(ctx.http.config.log, ctx.name, failing.endpoint.url, one)) }, `${deliveries.length} attempts share one delivery id, each signed anew`);
+  ctx.expect('HOOK-013', ids.size === 1 && increasing && signed && sameBody, { kind: 'signature', message: 'the retries change their delivery id or body, or are not signed anew', expected: { deliveryIds: 1, timestamps: 'never decreasing, and later two seconds on', signatures: 'valid', body: 'unchanged' }, got: { deliveryIds: [...ids], timestamps: stamps, signaturesValid: signed, sameBody }, evidence: deliveries.map((one) => deliveryEvidence(ctx.http.config.log, ctx.name, failing.endpoint.url, one)) }, `${deliveries.length} attempts share one delivery id, each signed anew`);
 }
 
 export const pause = defineCheck({

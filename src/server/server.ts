@@ -35,6 +35,11 @@ export interface ServerOptions {
   /** Simulated time runs this many times faster (ignored when `clock` is given). */
   timeScale?: number;
   clock?: Clock;
+  /**
+   * What a client times with its own clock runs on this one, whatever `timeScale` says: the long-poll wait
+   * and webhook signature timestamps (docs/decisions.md). Real time by default; tests may move it by hand.
+   */
+  wallClock?: Clock;
   /** Check every response against the contract (on in tests). */
   validateResponses?: boolean;
   /** Deliver webhooks to private and loopback addresses (local testing only). */
@@ -79,7 +84,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     allowLoopbackWebhookUrls: options.allowLoopbackWebhookUrls ?? false,
   };
   const testControl = options.testControl === true ? startTestControl(clock, () => services, () => keys) : undefined;
-  const services = createServices(document, store, clock, settings, () => baseUrl, onError, testControl?.postDelivery);
+  const services = createServices(document, store, clock, settings, () => baseUrl, onError, testControl?.postDelivery, options.wallClock);
   const provisioned = provisionKeys(store, options.apiKeys ?? [], {
     tier: options.tier ?? 'ultra',
     ...(options.startingCredits === undefined ? {} : { startingCredits: options.startingCredits }),

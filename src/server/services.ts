@@ -6,7 +6,7 @@ import type { OpenApiDocument } from '../contract/load.js';
 import type { PostAttempt } from '../webhooks/dispatcher.js';
 import { createContractValidator, type ContractValidator } from '../contract/validator.js';
 import { apiVersions, type ApiVersions } from './api-version.js';
-import type { Clock } from './clock.js';
+import { wallClock as realWallClock, type Clock } from './clock.js';
 import { cursorCodec, type CursorCodec } from './pagination.js';
 import { problemCatalogue, type ProblemCatalogue } from './problems.js';
 import { rateLimiter, type RateLimiter } from './rate-limit.js';
@@ -36,6 +36,8 @@ export interface Services {
   rateLimits: RateLimiter;
   cursors: CursorCodec;
   clock: Clock;
+  /** Real time whatever the scale: what a client times with its own clock (`wait_ms`, signature timestamps). */
+  wallClock: Clock;
   store: Store;
   settings: ServiceSettings;
   webhooks: WebhookEvents;
@@ -56,6 +58,7 @@ export function createServices(
   onError: (error: unknown) => void,
   /** Sends each webhook attempt in place of the dispatcher (the test-only fault switches). */
   postDelivery?: PostAttempt,
+  wallClock: Clock = realWallClock,
 ): Services {
   const base = {
     document,
@@ -64,9 +67,11 @@ export function createServices(
     rateLimits: rateLimiter(document, memoryWindows()),
     cursors: cursorCodec(store.meta.cursorSecret()),
     clock,
+    wallClock,
     store,
     settings,
     webhooks: webhookEvents(store, clock, {
+      stampClock: wallClock,
       allowPrivate: settings.allowPrivateWebhookUrls,
       allowLoopback: settings.allowLoopbackWebhookUrls === true,
       onError,

@@ -41,6 +41,8 @@ export interface WebhookEventOptions {
   onError: (error: unknown) => void;
   /** Sends each attempt in place of the dispatcher's own POST (the test-only fault switches). */
   post?: PostAttempt;
+  /** The wall clock signature timestamps are read from (receivers compare them with their own clock). */
+  stampClock?: Clock;
 }
 
 /** A receiver must answer an attempt within 10 seconds of real time (`x-webhook-delivery`). */
@@ -74,6 +76,7 @@ export function webhookEvents(store: Store, clock: Clock, options: WebhookEventO
     },
     allowPrivate: options.allowPrivate,
     allowLoopback: options.allowLoopback,
+    ...(options.stampClock === undefined ? {} : { stampClock: options.stampClock }),
     onError: options.onError,
     post: options.post,
   });

@@ -20,6 +20,11 @@ export interface DispatcherOptions {
   outbox: WebhookOutbox;
   clock?: Clock;
   timer?: Timer;
+  /**
+   * The clock `X-Service-Timestamp` is read from; `clock` by default. Receivers compare it with their own
+   * clock (seed "Verification rules" 2), so a sped-up `clock` must be given the wall clock here.
+   */
+  stampClock?: Clock;
   /** Deliver to private and loopback addresses: for local testing only. */
   allowPrivate?: boolean;
   /** Deliver to loopback addresses, other private ones still refused: for local testing only. */
@@ -94,7 +99,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
       secret: target.secret,
       event: delivery.event,
       deliveryId: delivery.id,
-      timestamp: Math.floor(attemptedAt / 1000),
+      timestamp: Math.floor((options.stampClock ?? clock).now() / 1000),
       body: delivery.body,
     });
     const post = options.post ?? postDelivery;
