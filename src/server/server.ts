@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { loadContract } from '../contract/load.js';
+import { retryScheduleNames, type RetryScheduleName } from '../webhooks/retry.js';
 import { buildApp } from './app.js';
 import { isScaledClock, type Clock } from './clock.js';
 import { flooredScaledClock } from './clock-floor.js';
@@ -51,6 +52,11 @@ export interface ServerOptions {
    * and the fault switches under `/_test`, announced on the health probe. Never in production.
    */
   testControl?: boolean;
+  /**
+   * The published retry schedule of webhook deliveries, the seed's two variants: four waits (1, 5, 15, 60
+   * minutes; the default) or five (with 240). A subscription keeps the schedule it was created with.
+   */
+  webhookRetries?: RetryScheduleName;
   /** Deprecated per-key webhook URLs, each on a key of this server (kept in the store). */
   legacyWebhooks?: readonly LegacyWebhookSetting[];
   onError?: (error: unknown) => void;
@@ -82,6 +88,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     region: 'US-East',
     allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? false,
     allowLoopbackWebhookUrls: options.allowLoopbackWebhookUrls ?? false,
+    retrySchedule: retryScheduleNames[options.webhookRetries ?? 'four-waits'],
   };
   const testControl = options.testControl === true ? startTestControl(clock, () => services, () => keys) : undefined;
   const services = createServices(document, store, clock, settings, () => baseUrl, onError, testControl?.postDelivery, options.wallClock);
@@ -92,7 +99,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     now: clock.now(),
     onWorkspaceCreated: (workspace) => connectDemoTools(document, store, workspace.id, clock.now()),
   });
-  const legacyWebhooks = configureLegacyWebhooks(store, services.webhooks.outbox, options.legacyWebhooks ?? []);
+  const legacyWebhooks = configureLegacyWebhooks(store, services.webhooks.outbox, options.legacyWebhooks ?? [], settings.retrySchedule);
   // Workspace A's key first: the given keys in their order, or the one this start made up.
   const keys = (options.apiKeys ?? []).length > 0 ? (options.apiKeys ?? []) : provisioned.map((key) => key.secret);
   const violations: ResponseViolation[] = [];

@@ -4,6 +4,7 @@
  */
 import type { OpenApiDocument } from '../contract/load.js';
 import type { PostAttempt } from '../webhooks/dispatcher.js';
+import type { RetrySchedule } from '../webhooks/retry.js';
 import { createContractValidator, type ContractValidator } from '../contract/validator.js';
 import { apiVersions, type ApiVersions } from './api-version.js';
 import { wallClock as realWallClock, type Clock } from './clock.js';
@@ -26,6 +27,8 @@ export interface ServiceSettings {
   allowPrivateWebhookUrls: boolean;
   /** Deliver webhooks to loopback addresses, other private ones still refused (local testing only). */
   allowLoopbackWebhookUrls?: boolean;
+  /** The published retry schedule every new subscription follows (seed "Delivery, retry and pause" 2). */
+  retrySchedule: RetrySchedule;
 }
 
 export interface Services {

@@ -9,6 +9,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { startingCredits } from '../../server/provisioning.js';
 import { defaultKeptSessions } from '../../server/store/session-answers.js';
 import { tiers, type Tier } from '../../server/store/workspaces.js';
+import { retryScheduleNames, type RetryScheduleName } from '../../webhooks/retry.js';
 import { runUntilStopped } from '../serving.js';
 
 interface ServeOptions {
@@ -22,6 +23,7 @@ interface ServeOptions {
   timeScale: number;
   allowPrivateWebhookUrls: boolean;
   allowLoopbackWebhooks: boolean;
+  webhookRetries: RetryScheduleName;
   testControl: boolean;
   legacyWebhook: string[];
 }
@@ -83,6 +85,11 @@ export function serveCommand(): Command {
     .option('--time-scale <n>', 'run simulated time n times faster (debates, retries, rate-limit and 24 h windows)', parseTimeScale, 1)
     .option('--allow-private-webhook-urls', 'deliver webhooks to loopback and private addresses (local testing only)', false)
     .option('--allow-loopback-webhooks', 'deliver webhooks to loopback addresses, other private ones still refused (local testing only)', false)
+    .addOption(
+      new Option('--webhook-retries <schedule>', "the seed's retry schedule of webhook deliveries: 1, 5, 15, 60 min, or with 240 min")
+        .choices(Object.keys(retryScheduleNames))
+        .default('four-waits'),
+    )
     .option('--test-control', 'serve the test-only clock control and fault switches under /_test (never in production)', false)
     .option(
       '--legacy-webhook <[key=]url>',
@@ -105,6 +112,7 @@ export function serveCommand(): Command {
         timeScale: options.timeScale,
         allowPrivateWebhookUrls: options.allowPrivateWebhookUrls,
         allowLoopbackWebhookUrls: options.allowLoopbackWebhooks,
+        webhookRetries: options.webhookRetries,
         testControl: options.testControl,
         legacyWebhooks: parseLegacyWebhookFlags(options.legacyWebhook, options.apiKey),
       });

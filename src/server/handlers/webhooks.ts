@@ -5,7 +5,6 @@
  * @module
  */
 import { breakerFields, toAttemptResource, type TargetState } from '../../webhooks/outbox.js';
-import { retrySchedules } from '../../webhooks/retry.js';
 import { createWebhookSecret } from '../../webhooks/signing.js';
 import type { components } from '../../generated/openapi.js';
 import { isoAt } from '../clock.js';
@@ -69,7 +68,7 @@ export const createWebhook: Handler<'createWebhook'> = ({ body }, context) => {
       url: body.url,
       secret,
       events: body.events,
-      schedule: retrySchedules.fourWaits,
+      schedule: context.services.settings.retrySchedule,
     });
   });
   return {
