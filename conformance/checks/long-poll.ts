@@ -1,7 +1,7 @@
 /**
  * Long-polling (seed "What the service does" 5): `wait_ms` answers early on a change and otherwise holds
  * for its bound. `wait_ms` is wall-clock milliseconds, the client's own wait, whatever the target's time
- * scale (docs/decisions.md "Simulated time and the wall clock"). On a target whose clock can be changed the
+ * scale (docs/decisions.md "Time and other implementations"). On a target whose clock can be changed the
  * checks run it at real speed, so a target that waited on its own clock would be judged the same.
  * @module
  */

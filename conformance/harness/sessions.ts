@@ -93,7 +93,7 @@ export async function readSession(client: HttpClient, id: string, query?: Record
 /**
  * Long-polls the session until `ready` holds or `timeoutMs` of real time pass. Each poll asks the target
  * to hold for at most the remaining real time, up to 5 s: `wait_ms` is wall-clock time whatever the
- * target's time scale (docs/decisions.md "Simulated time and the wall clock").
+ * target's time scale (docs/decisions.md "Time and other implementations").
  */
 export async function waitForSession(
   client: HttpClient,

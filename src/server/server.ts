@@ -6,6 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import { loadContract } from '../contract/load.js';
 import { retryScheduleNames, type RetryScheduleName } from '../webhooks/retry.js';
+
+export type { RetryScheduleName } from '../webhooks/retry.js';
 import { buildApp } from './app.js';
 import { isScaledClock, type Clock } from './clock.js';
 import { flooredScaledClock } from './clock-floor.js';

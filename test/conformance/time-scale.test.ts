@@ -1,7 +1,7 @@
 /**
  * The suite against the reference server sped up 1000 times. Without the time control the suite cannot
  * know the target's speed, so it must judge only what holds at any speed: `wait_ms` and signature
- * timestamps are wall-clock (docs/decisions.md "Simulated time and the wall clock"), and a requirement
+ * timestamps are wall-clock (docs/decisions.md "Time and other implementations"), and a requirement
  * that needs the target's time is skipped with its reason, never failed. With the time control the whole
  * suite passes at that speed too.
  */

@@ -9,7 +9,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { startingCredits } from '../../server/provisioning.js';
 import { defaultKeptSessions } from '../../server/store/session-answers.js';
 import { tiers, type Tier } from '../../server/store/workspaces.js';
-import { retryScheduleNames, type RetryScheduleName } from '../../webhooks/retry.js';
+import type { RetryScheduleName } from '../../server/server.js';
 import { runUntilStopped } from '../serving.js';
 
 interface ServeOptions {
@@ -87,7 +87,7 @@ export function serveCommand(): Command {
     .option('--allow-loopback-webhooks', 'deliver webhooks to loopback addresses, other private ones still refused (local testing only)', false)
     .addOption(
       new Option('--webhook-retries <schedule>', "the seed's retry schedule of webhook deliveries: 1, 5, 15, 60 min, or with 240 min")
-        .choices(Object.keys(retryScheduleNames))
+        .choices(['four-waits', 'five-waits'] satisfies RetryScheduleName[])
         .default('four-waits'),
     )
     .option('--test-control', 'serve the test-only clock control and fault switches under /_test (never in production)', false)

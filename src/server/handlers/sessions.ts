@@ -105,7 +105,7 @@ function progressOf(session: StoredSession): string {
 /**
  * `getSession` with `wait_ms`: answers once the session's progress changes, or when the wait is over.
  * The wait is wall-clock milliseconds whatever the time scale: the client holding the request times it
- * with its own clock (docs/decisions.md "Simulated time and the wall clock").
+ * with its own clock (docs/decisions.md "Time and other implementations").
  */
 const longPoll: Handler<'getSession'> = async ({ path, query }, context) => {
   const { services } = context;
