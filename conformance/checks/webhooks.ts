@@ -6,9 +6,12 @@
 import { jsonOf } from '../harness/exchange.js';
 import {
   bodyOf,
+  deliveryContent,
   deliveryEvidence,
   deliveryHeaders,
   deliverySchemaProblems,
+  envelopeFormOf,
+  eventOfBody,
   header,
   signatureValid,
   webhookContentType,
@@ -87,8 +90,10 @@ export const delivery = defineCheck({
       const evidenceOne = evidence[index]!;
       const body = bodyOf(one);
       const event = header(one, deliveryHeaders.event);
-      const shapeOk = one.method === 'POST' && mediaTypeOf(one.headers['content-type']) === webhookContentType && one.headers['user-agent'] === webhookUserAgent && body !== undefined && event === body['event'];
-      ctx.expect('HOOK-002', shapeOk, { kind: 'delivery', message: 'the delivery is not a JSON POST with the fixed User-Agent and a matching X-Service-Event', expected: { method: 'POST', contentType: webhookContentType, userAgent: webhookUserAgent, event: body?.['event'] ?? null }, got: { method: one.method, contentType: one.headers['content-type'] ?? null, userAgent: one.headers['user-agent'] ?? null, event: event ?? null }, evidence: evidenceOne }, `${event} delivered as a JSON POST`);
+      // The body names its event in `event` (the seed's envelope) or `type` (the service's webhooks page).
+      const bodyEvent = eventOfBody(body);
+      const shapeOk = one.method === 'POST' && mediaTypeOf(one.headers['content-type']) === webhookContentType && one.headers['user-agent'] === webhookUserAgent && body !== undefined && event === bodyEvent;
+      ctx.expect('HOOK-002', shapeOk, { kind: 'delivery', message: 'the delivery is not a JSON POST with the fixed User-Agent and a matching X-Service-Event', expected: { method: 'POST', contentType: webhookContentType, userAgent: webhookUserAgent, event: bodyEvent ?? null }, got: { method: one.method, contentType: one.headers['content-type'] ?? null, userAgent: one.headers['user-agent'] ?? null, event: event ?? null }, evidence: evidenceOne }, `${event} delivered as a JSON POST`);
       ctx.expect('HOOK-003', signatureValid(one, subscription.secret), { kind: 'signature', message: `${event}: X-Service-Signature does not verify`, expected: 'sha256=HMAC-SHA256(secret, "<timestamp>.<raw_body>")', got: header(one, deliveryHeaders.signature) ?? null, evidence: evidenceOne }, `${event}: the signature verifies`);
       // A receiver checks the timestamp against its own clock (seed "Verification rules" 2), so the
       // target signs on the wall clock whatever its time scale: the receiver's clock is the judge.
@@ -96,10 +101,14 @@ export const delivery = defineCheck({
       const skew = Math.abs(timestamp * 1000 - one.receivedAt);
       ctx.expect('HOOK-004', Number.isInteger(timestamp) && skew <= toleranceMs, { kind: 'timestamp', message: `${event}: X-Service-Timestamp is ${Math.round(skew / 1000)} s from the receiver's clock`, expected: 'within 300 s', got: header(one, deliveryHeaders.timestamp) ?? null, evidence: evidenceOne }, `${event}: timestamp ${Math.round(skew / 1000)} s from the receiver's clock`);
       const id = header(one, deliveryHeaders.deliveryId) ?? '';
-      bodiesById.set(id, (bodiesById.get(id) ?? new Set()).add(one.rawBody.toString('utf8')));
+      bodiesById.set(id, (bodiesById.get(id) ?? new Set()).add(deliveryContent(one)));
       const problems = deliverySchemaProblems(ctx.contract, one);
+      const form = envelopeFormOf(body);
+      if (form !== undefined && !ctx.profile.envelopes.includes(form)) {
+        problems.push(`the body is in the ${form} envelope; the profile requires ${ctx.profile.envelopes.join(' or ')}`);
+      }
       const listed = event !== undefined && allowed.has(event) && (ctx.target.announced.eventList?.includes(event) ?? true);
-      ctx.expect('HOOK-006', problems.length === 0 && listed, { kind: 'schema', message: `${event}: the delivery does not match its webhook, or its event is not in the deployment's list`, expected: { schema: 'webhooks.' + String(event), eventList: ctx.target.announced.eventList ?? [...allowed] }, got: problems, evidence: evidenceOne }, `${event}: headers and body match the contract`);
+      ctx.expect('HOOK-006', problems.length === 0 && listed, { kind: 'schema', message: `${event}: the delivery does not match its webhook, or its event is not in the deployment's list`, expected: { schema: 'webhooks.' + String(event), eventList: ctx.target.announced.eventList ?? [...allowed], envelopes: ctx.profile.envelopes }, got: problems, evidence: evidenceOne }, `${event}: headers and body match the contract`);
       ctx.expect('HOOK-012', event !== undefined && subscribedEvents.includes(event), { kind: 'delivery', message: `${event} was delivered without being subscribed to`, expected: subscribedEvents, got: event ?? null, evidence: evidenceOne }, `${event} was subscribed to`);
     });
     const shared = [...bodiesById.entries()].filter(([id, bodies]) => id === '' || bodies.size > 1).map(([id]) => id);

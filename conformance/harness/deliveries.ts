@@ -40,6 +40,45 @@ export function bodyOf(delivery: Delivery): Record<string, unknown> | undefined 
   }
 }
 
+/**
+ * The envelope forms the published descriptions show: the seed's names the event in `event`, the one of
+ * the service's current webhooks page in `type` (with `id`, `created_at`, `delivery_attempt`,
+ * `api_version`, or only `id` in its per-event form). The contract accepts both (`WebhookEvent*Delivery`).
+ */
+export type EnvelopeForm = 'seed' | 'published';
+
+export const envelopeForms: readonly EnvelopeForm[] = ['seed', 'published'];
+
+/** The form of a delivered body, told apart as the contract does; `undefined` for neither. */
+export function envelopeFormOf(body: Record<string, unknown> | undefined): EnvelopeForm | undefined {
+  if (typeof body?.['event'] === 'string') {
+    return 'seed';
+  }
+  return typeof body?.['type'] === 'string' ? 'published' : undefined;
+}
+
+/** The event a delivered body is about, from `event` or `type` by its form. */
+export function eventOfBody(body: Record<string, unknown> | undefined): string | undefined {
+  const form = envelopeFormOf(body);
+  return form === undefined ? undefined : (body?.[form === 'seed' ? 'event' : 'type'] as string);
+}
+
+/**
+ * What stays the same on every attempt of one delivery: the body, less the published form's attempt
+ * counter (`delivery_attempt`, 1 on the first attempt), which a retry must change.
+ */
+export function deliveryContent(delivery: Delivery): string {
+  const body = bodyOf(delivery);
+  if (body === undefined) {
+    return delivery.rawBody.toString('utf8');
+  }
+  if (envelopeFormOf(body) === 'published') {
+    const { delivery_attempt: _attempt, ...rest } = body;
+    return JSON.stringify(rest);
+  }
+  return JSON.stringify(body);
+}
+
 /** Whether X-Service-Signature is the HMAC of `<X-Service-Timestamp>.<raw body>` under `secret`. */
 export function signatureValid(delivery: Delivery, secret: string): boolean {
   const timestamp = header(delivery, deliveryHeaders.timestamp);
@@ -50,10 +89,10 @@ export function signatureValid(delivery: Delivery, secret: string): boolean {
 /** Problems with a delivery's headers and body against `webhooks[event].post` of the contract. */
 export function deliverySchemaProblems(contract: Contract, delivery: Delivery): string[] {
   const body = bodyOf(delivery);
-  const event = typeof body?.['event'] === 'string' ? body['event'] : undefined;
+  const event = eventOfBody(body);
   const operation = event === undefined ? undefined : contract.document.webhooks?.[event];
   if (event === undefined || operation === undefined) {
-    return [`no webhook named ${event ?? '(no event member)'} in the contract`];
+    return [`no webhook named ${event ?? '(no event or type member)'} in the contract`];
   }
   const problems: string[] = [];
   const postPointer = childPointer(resolve(contract.document, pointerOf('webhooks', event)).pointer, 'post');

@@ -1,10 +1,11 @@
 /**
  * Profiles: which published variants the suite accepts. By default every variant the seed publishes is
- * accepted (start responses A1, A2 and B; event lists 1 to 4; both retry schedules); a profile can require
+ * accepted (start responses A1, A2 and B; event lists 1 to 4; both retry schedules; both webhook envelopes); a profile can require
  * specific ones, like a claim in OCI's conformance ("a registry that claims a category implements all of it").
  * @module
  */
 import { readFileSync } from 'node:fs';
+import { envelopeForms, type EnvelopeForm } from './deliveries.js';
 
 export type StartVariant = 'A1' | 'A2' | 'B';
 export type EventListVariant = 1 | 2 | 3 | 4;
@@ -19,6 +20,11 @@ export interface Profile {
   startResponseB: readonly StartVariant[];
   eventLists: readonly EventListVariant[];
   retrySchedules: readonly RetryScheduleName[];
+  /**
+   * Webhook envelopes accepted: the seed's (`event`, …) and the one of the service's current webhooks page
+   * (`type`, …). Both by default; a profile listing one fails deliveries in the other (HOOK-006).
+   */
+  envelopes: readonly EnvelopeForm[];
   /** Also run the categories that spend quota (rate limits) without `--only`. */
   includeOptIn: boolean;
 }
@@ -32,6 +38,7 @@ export const defaultProfile: Profile = {
   startResponseB: everyStartVariant,
   eventLists: [1, 2, 3, 4],
   retrySchedules: ['four-waits', 'five-waits'],
+  envelopes: envelopeForms,
   includeOptIn: false,
 };
 

@@ -21,7 +21,7 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Webhook subscriptions',
     provenance: 'stated',
-    statement: 'A delivery is a POST with a JSON body, Content-Type application/json, the fixed User-Agent and X-Service-Event equal to the body event.',
+    statement: 'A delivery is a POST with a JSON body, Content-Type application/json, the fixed User-Agent and X-Service-Event equal to the event the body names (`event` in the seed\'s envelope, `type` in the published one).',
     checks: ['webhooks.delivery'],
   },
   {
@@ -57,7 +57,7 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Envelope',
     provenance: 'stated',
-    statement: "Every delivered body validates against its event's schema, and its event is one of the deployment's published event list.",
+    statement: "Every delivered body validates against its event's schema, in an envelope the profile accepts (by default the seed's or the published one), and its event is one of the deployment's published event list.",
     checks: ['webhooks.delivery'],
   },
   {

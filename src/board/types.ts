@@ -9,7 +9,8 @@ type Schemas = components['schemas'];
 
 export type Synth = Schemas['Synth'];
 export type Mode = Schemas['Mode'];
-export type ModelClass = Schemas['Plan']['model_class'];
+/** The model classes this service offers in requests; a response may name another (`x-model-classes`). */
+export type ModelClass = NonNullable<Schemas['StartSessionRequestA']['model_class']>;
 export type SessionType = Schemas['SessionType'];
 export type StartSessionRequest = Schemas['StartSessionRequest'];
 export type StartSessionRequestA = Schemas['StartSessionRequestA'];

@@ -31,6 +31,11 @@ export interface ProvenanceMark {
   /** A readable name: `POST /v1/sessions`, `Session`, `Session.key_hint`, `x-limits.page_limit`. */
   label: string;
   provenance: Provenance | string;
+  /**
+   * The page of the service's own documentation the part comes from (`x-published-on`), when it is one of
+   * the facts those pages publish beyond the seed (the published-service description).
+   */
+  publishedOn?: string;
 }
 
 const componentKinds: Record<string, PartKind> = {
@@ -92,7 +97,9 @@ export function provenanceMarks(document: OpenApiDocument): ProvenanceMark[] {
     }
     for (const [key, child] of Object.entries(value)) {
       if (key === 'x-provenance') {
-        marks.push({ pointer, provenance: String(child), ...classify(pointer, value as Record<string, unknown>) });
+        const page = (value as Record<string, unknown>)['x-published-on'];
+        const publishedOn = typeof page === 'string' ? { publishedOn: page } : {};
+        marks.push({ pointer, provenance: String(child), ...publishedOn, ...classify(pointer, value as Record<string, unknown>) });
       } else if (key !== 'example' && key !== 'examples') {
         visit(child, childPointer(pointer, key));
       }

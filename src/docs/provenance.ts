@@ -40,6 +40,17 @@ function listOf(marks: ProvenanceMark[], provenance: string): string {
   return parts.join('\n');
 }
 
+/** The parts that come from the service's own pages, by page. */
+function publishedList(marks: ProvenanceMark[]): string {
+  const pages = [...new Set(marks.flatMap((mark) => (mark.publishedOn === undefined ? [] : [mark.publishedOn])))].sort();
+  return pages
+    .map((page) => {
+      const onPage = marks.filter((mark) => mark.publishedOn === page);
+      return `- **${page} (${onPage.length}):** ${onPage.map((mark) => code(mark.label)).join(', ')}`;
+    })
+    .join('\n');
+}
+
 export function renderProvenance(document: OpenApiDocument): string {
   const marks = provenanceMarks(document);
   const unknown = marks.filter((mark) => !(provenances as readonly string[]).includes(mark.provenance));
@@ -60,6 +71,19 @@ export function renderProvenance(document: OpenApiDocument): string {
   ];
   for (const provenance of provenances) {
     parts.push('', `## ${provenance[0]?.toUpperCase() ?? ''}${provenance.slice(1)}`, '', listOf(marks, provenance));
+  }
+  const published = publishedList(marks);
+  if (published !== '') {
+    parts.push(
+      '',
+      "## Published by the service's own pages",
+      '',
+      "The service's current documentation pages (webhooks, API reference, MCP help, how sessions work, pricing,",
+      'troubleshooting, marketing) publish facts beyond the specification, and in places disagree with it. They',
+      'are one more published description: each such part is a `variant` and names its page in `x-published-on`.',
+      '',
+      published,
+    );
   }
   if (unknown.length > 0) {
     parts.push('', '## Unknown values', '', ...unknown.map((mark) => `- ${code(mark.label)}: ${code(mark.provenance)}`));

@@ -27,7 +27,14 @@ function rootExtensions(document: OpenApiDocument): Array<[string, unknown]> {
   return Object.entries(document as unknown as Node).filter(([key]) => key.startsWith('x-') && key !== 'x-provenance-legend');
 }
 
-function variantNodes(value: unknown, pointer: string, parentIsArray: boolean, found: Array<{ pointer: string; group: string }>): void {
+interface FoundVariant {
+  pointer: string;
+  group: string;
+  /** `x-published-on`: the page of the service's own documentation that publishes it. */
+  page: string | undefined;
+}
+
+function variantNodes(value: unknown, pointer: string, parentIsArray: boolean, found: FoundVariant[]): void {
   if (Array.isArray(value)) {
     value.forEach((item, index) => variantNodes(item, childPointer(pointer, index), true, found));
     return;
@@ -36,7 +43,8 @@ function variantNodes(value: unknown, pointer: string, parentIsArray: boolean, f
     return;
   }
   if (value['x-provenance'] === 'variant') {
-    found.push({ pointer, group: parentIsArray ? pointer.slice(0, pointer.lastIndexOf('/')) : pointer });
+    const page = typeof value['x-published-on'] === 'string' ? value['x-published-on'] : undefined;
+    found.push({ pointer, group: parentIsArray ? pointer.slice(0, pointer.lastIndexOf('/')) : pointer, page });
   }
   for (const [key, child] of Object.entries(value)) {
     variantNodes(child, childPointer(pointer, key), false, found);
@@ -54,17 +62,20 @@ function humanised(pointer: string): string {
 
 /** The variant entries of the root extensions, grouped by the list that holds them. */
 export function extensionVariantGroups(document: OpenApiDocument): ExtensionVariantGroup[] {
-  const found: Array<{ pointer: string; group: string }> = [];
+  const found: FoundVariant[] = [];
   for (const [key, value] of rootExtensions(document)) {
     variantNodes(value, pointerOf(key), false, found);
   }
   const groups = [...new Set(found.map((entry) => entry.group))];
   return groups.map((group) => {
-    const members = found.filter((entry) => entry.group === group).map((entry) => entry.pointer);
+    const entries = found.filter((entry) => entry.group === group);
+    const members = entries.map((entry) => entry.pointer);
+    const pages = [...new Set(entries.flatMap((entry) => (entry.page === undefined ? [] : [entry.page])))];
+    const source = pages.length === 0 ? '' : ` (the service's ${pages.join(' and ')} page)`;
     const summary =
       members.length === 1
-        ? `Published by one description only: the ${humanised(group)}.`
-        : `The descriptions publish ${members.length} alternatives of the ${humanised(group)}.`;
+        ? `Published by one description only${source}: the ${humanised(group)}.`
+        : `The descriptions${source} publish ${members.length} alternatives of the ${humanised(group)}.`;
     return { pointer: group, members, summary };
   });
 }

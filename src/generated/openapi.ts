@@ -1026,7 +1026,7 @@ export interface paths {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -1072,7 +1072,7 @@ export interface paths {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -1109,7 +1109,7 @@ export interface paths {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -1191,7 +1191,7 @@ export interface paths {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -1246,7 +1246,7 @@ export interface paths {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -1286,7 +1286,7 @@ export interface paths {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -1485,7 +1485,10 @@ export interface webhooks {
         /**
          * session.complete: a session finished with a recommendation
          * @description The session finished with a synthesized recommendation. Named in all four event lists. The published
-         *     sample shows the full envelope (`user_id`, `correlation_id`, `at`).
+         *     sample shows the full envelope (`user_id`, `correlation_id`, `at`). The service's current webhooks
+         *     page publishes another envelope (`id`, `type`, `created_at`, `data`, `delivery_attempt`,
+         *     `api_version`) and another `data` (`title`, `mode`, `synth_count`, `rounds_completed`, `credits_used`,
+         *     `consensus_score`, `outcomes_url`); both are accepted (`WebhookEventSessionCompleteDelivery`).
          *
          *     Emitted by the run orchestrator, when the run finishes. Delivered as an HTTP POST with a JSON body to
          *     every active subscription whose `events` include `session.complete`.
@@ -1727,7 +1730,8 @@ export interface webhooks {
         /**
          * action.undone: an executed action was undone
          * @description An executed action was undone. Named in event list variants 3 and 4; the payload is not shown by the
-         *     published descriptions and is designed.
+         *     published descriptions and is designed. The service's current webhooks page says an action can be
+         *     undone "within the 30-second window" after its execution (a variant, `x-limits.undo_window_seconds`).
          *
          *     Emitted by action undo (`POST /v1/actions/{id}/undo`), once the connected tool has reverted the action
          *     (designed). Delivered as an HTTP POST with a JSON body to every active subscription whose `events`
@@ -1796,7 +1800,9 @@ export interface webhooks {
         /**
          * share.viewed: a share link was opened
          * @description A share link was opened. Named in event list variants 3 and 4; the payload is not shown by the
-         *     published descriptions and is designed. Viewers are not identified.
+         *     published descriptions and is designed. Viewers are not identified. The service's current webhooks page
+         *     says the event is sampled, "not every view" (a variant): a receiver must not count views by its
+         *     deliveries; `data.view_count` is the count.
          *
          *     Emitted by the share page each time it shows the session through a link (designed): once per view
          *     counted in the link's `view_count`, which is `data.view_count`. The password form, a wrong password and
@@ -2023,19 +2029,27 @@ export interface components {
          * ApiKeyHint
          * @description The redacted key a session was started with: its prefix and last four characters, never the secret.
          *     Two key prefix forms appear across the published descriptions; both are bearer keys, and the environment
-         *     (live or test) is part of the prefix.
+         *     (live or test) is part of the prefix. The service's own pages spell them `sk_<brand>_live_` /
+         *     `sk_<brand>_test_` and `<two letters>_live_`: a key is a prefix naming the environment, not one fixed
+         *     spelling, so every `<prefix>_(live|test)_` hint is accepted; the `sk_` ones are the first form.
          */
         ApiKeyHint: components["schemas"]["ApiKeyHintSk"] | components["schemas"]["ApiKeyHintMcp"];
         /**
          * ApiKeyHintMcp
-         * @description Key prefix form `mcp_live_` / `mcp_test_`.
+         * @description The second key prefix form: any prefix other than `sk_` naming the environment, such as `mcp_live_` /
+         *     `mcp_test_` or the `<two letters>_live_` form the service's pages publish for MCP keys. A key is "a
+         *     prefix naming the environment", so no spelling of the prefix is refused.
          * @example mcp_test_...b27c
+         * @example sy_live_...7e2a
          */
         ApiKeyHintMcp: string;
         /**
          * ApiKeyHintSk
-         * @description Key prefix form `sk_live_` / `sk_test_`.
+         * @description Key prefix form `sk_…`: `sk_live_` / `sk_test_`, or with a word between, as the service's API
+         *     reference publishes its REST keys (`sk_<brand>_live_`, `sk_<brand>_test_`). The hint ends in `...`
+         *     (or `…`) and the key's last four characters.
          * @example sk_live_...9f3a
+         * @example sk_synth_test_...4c1d
          */
         ApiKeyHintSk: string;
         /**
@@ -2192,7 +2206,7 @@ export interface components {
         };
         /**
          * ConversationId
-         * @description The id of a 1-on-1 conversation with a Synth (`POST /v1/synths/chat`), prefix `cnv_`. Send it back to
+         * @description The id of a 1-on-1 conversation with a Synth (`POST /v1/synths/chat`), opaque (this service's start with `cnv_`). Send it back to
          *     continue the conversation.
          * @example cnv_01JD8T4B6D8F0H2K4M6P8R0T2V
          */
@@ -2265,6 +2279,15 @@ export interface components {
              *     ]
              */
             events: components["schemas"]["WebhookEventName"][];
+            /**
+             * @description Which published envelope the deliveries are sent in: `seed` (`event`, `user_id`, `correlation_id`,
+             *     `at`, `data`) or `published`, the full form of the service's current webhooks page (`id`, `type`,
+             *     `created_at`, `data`, `delivery_attempt`, `api_version`). Both are signed alike.
+             *     `seed` when omitted.
+             * @example published
+             * @enum {string}
+             */
+            envelope?: "seed" | "published";
         };
         /**
          * CreateWebhookResponse
@@ -2290,8 +2313,10 @@ export interface components {
             };
             /**
              * @description The secret that keys the HMAC-SHA256 signature of every delivery (`X-Service-Signature`). Returned
-             *     once, here; store it. It is separate from API keys. The `whsec_` prefix is the one published for the
-             *     legacy per-key webhook secret, used here too (designed).
+             *     once, here; store it. It is separate from API keys, and opaque: use it as it is, whatever its form.
+             *     The seed gives the `whsec_` prefix only for the legacy per-key webhook secret, and the service's
+             *     current webhooks page shows a subscription secret without a prefix (`kT8aB9c…`), so no form is
+             *     required. This service sends `whsec_` and 32 letters or digits (designed).
              * @example whsec_4fQm9Zt2LxV7cR1nK8pH3wY6bD5sJ0aE
              */
             signing_secret: string;
@@ -2331,11 +2356,11 @@ export interface components {
              */
             rounds: number;
             /**
-             * @description The model assignment the estimate is priced at.
+             * @description The model assignment the estimate is priced at. `frontier` is the third class of the service's pricing page; this service prices `standard` and `premium`.
              * @example premium
              * @enum {string}
              */
-            model_class: "standard" | "premium";
+            model_class: "standard" | "premium" | "frontier";
             /**
              * @description The model class's multiplier on the base rate of 5 credits per Synth-round; 1 for `standard`, 3 for `premium`.
              * @example 3
@@ -2395,7 +2420,7 @@ export interface components {
          */
         CreditUsage: {
             /**
-             * @description The ledger entry's id, prefix `cru_`.
+             * @description The ledger entry's id, opaque (this service's start with `cru_`).
              * @example cru_01JD8M9A1C3E5G7J9L1N3Q5S7U
              */
             id: string;
@@ -2731,7 +2756,7 @@ export interface components {
         };
         /**
          * IntegrationId
-         * @description The id of a connected integration (`GET /integrations`), prefix `int_`.
+         * @description The id of a connected integration (`GET /integrations`), opaque (this service's start with `int_`).
          * @example int_01JD7Z3Q5S7U9W1Y3A5C7E9G1J
          */
         IntegrationId: string;
@@ -2989,7 +3014,7 @@ export interface components {
              * @example premium
              * @enum {string}
              */
-            model_class: "standard" | "premium";
+            model_class: "standard" | "premium" | "frontier";
             decision_brief: components["schemas"]["DecisionBrief"];
             estimate: components["schemas"]["CreditEstimate"];
             /**
@@ -3542,7 +3567,7 @@ export interface components {
             session_id: components["schemas"]["SessionId"];
             /**
              * Format: uri
-             * @description The link to hand out; it opens the session read-only in the web app.
+             * @description The link to hand out; it opens the session read-only in the web app. Its host and form are the service's own (this one's are `https://share.decision-board.example/s/…`).
              * @example https://share.decision-board.example/s/q7Xk2LmP9vRt4WzA8nBc
              */
             url: string;
@@ -3955,6 +3980,15 @@ export interface components {
              *     ]
              */
             events?: components["schemas"]["WebhookEventName"][];
+            /**
+             * @description Which published envelope the deliveries are sent in: `seed` (`event`, `user_id`, `correlation_id`,
+             *     `at`, `data`) or `published`, the full form of the service's current webhooks page (`id`, `type`,
+             *     `created_at`, `data`, `delivery_attempt`, `api_version`). Both are signed alike.
+             *     Left out: unchanged.
+             * @example published
+             * @enum {string}
+             */
+            envelope?: "seed" | "published";
         };
         /**
          * WebhookDeliveryAttempt
@@ -3964,12 +3998,12 @@ export interface components {
          */
         WebhookDeliveryAttempt: {
             /**
-             * @description The attempt's id.
+             * @description The attempt's id, opaque (this service's start with `att_`).
              * @example att_01JD8V1C3E5G7J9L1N3Q5S7U9X
              */
             id: string;
             /**
-             * @description The delivery's id, sent as `X-Service-Delivery-Id`. The same on every retry of one delivery, so receivers can deduplicate.
+             * @description The delivery's id, opaque (this service's start with `dlv_`), sent as `X-Service-Delivery-Id`. The same on every retry of one delivery, so receivers can deduplicate.
              * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
              */
             delivery_id: string;
@@ -4030,6 +4064,12 @@ export interface components {
          *     `user_id`, `correlation_id` and `at` are shown on the `session.complete` and `session.failed` samples;
          *     the `session.cancelled`, `session.continued`, `session.reconvened` and `outcomes.ready` samples show only
          *     `event` and `data`. Receivers must therefore treat the three as optional on every event.
+         * @example {
+         *       "event": "session.cancelled",
+         *       "data": {
+         *         "session_id": "3f6c2a9e-8b1d-4c7e-a2f5-9d0b6e4c1a83"
+         *       }
+         *     }
          */
         WebhookEnvelope: {
             event: components["schemas"]["WebhookEventName"];
@@ -4056,6 +4096,95 @@ export interface components {
             };
         };
         /**
+         * WebhookEnvelopeAny
+         * @description The body of a webhook delivery in any published envelope, whatever its event. The seed's envelope
+         *     names the event in `event` (`event`, `user_id`, `correlation_id`, `at`, `data`); the service's current
+         *     webhooks page names it in `type`, in a full form (`id`, `type`, `created_at`, `data`,
+         *     `delivery_attempt`, `api_version`) and in the per-event form of its examples (`id`, `type`, `data`). A
+         *     receiver reads the event name from whichever member is present, then the body against its webhook
+         *     (`WebhookEvent*Delivery`).
+         */
+        WebhookEnvelopeAny: components["schemas"]["WebhookEnvelope"] | components["schemas"]["WebhookEnvelopePublished"] | components["schemas"]["WebhookEnvelopePublishedShort"];
+        /**
+         * WebhookEnvelopePublished
+         * @description The JSON body of a webhook delivery as the service's current webhooks page publishes it (a variant of
+         *     the seed's `WebhookEnvelope`): the event id, the event name in `type`, when it happened, its per-event
+         *     `data`, the attempt number and the date-form version the payload is rendered as. It names the event in
+         *     `type` and never carries the seed's `event`, which tells the two envelopes apart. Like every response
+         *     body it is open: a receiver ignores members it does not know.
+         * @example {
+         *       "id": "evt_2c4d8e6f1a3b5c7d9e0f2a4b",
+         *       "type": "session.cancelled",
+         *       "created_at": "2026-05-01T12:34:56.789Z",
+         *       "data": {
+         *         "session_id": "ses_2c4d8e6f1a3b5c7d9e0f2a4b"
+         *       },
+         *       "delivery_attempt": 1,
+         *       "api_version": "2026-05-01"
+         *     }
+         */
+        WebhookEnvelopePublished: {
+            /**
+             * @description The event's id, prefix `evt_`; the same on every attempt of one delivery.
+             * @example evt_2c4d8e6f1a3b5c7d9e0f2a4b
+             */
+            id: string;
+            type: components["schemas"]["WebhookEventName"];
+            /**
+             * Format: date-time
+             * @description When the event happened, ISO 8601 in UTC with milliseconds.
+             * @example 2026-05-01T12:34:56.789Z
+             */
+            created_at: string;
+            /** @description The per-event payload; its shape is given by the event's schema (`WebhookEvent*`). */
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The attempt this body was sent on, 1 on the first attempt.
+             * @example 1
+             */
+            delivery_attempt: number;
+            event?: never;
+            /** @description The date-form version the payload is rendered as. */
+            api_version: components["schemas"]["ApiVersion"];
+        };
+        /**
+         * WebhookEnvelopePublishedShort
+         * @description The per-event form of the envelope of the service's current webhooks page: its per-event examples show
+         *     only `id`, `type` and `data`. A body that lacks any of `created_at`, `delivery_attempt` and
+         *     `api_version` is in this form; one that carries all three is the full form (`WebhookEnvelopePublished`).
+         * @example {
+         *       "id": "evt_2c4d8e6f1a3b5c7d9e0f2a4b",
+         *       "type": "session.cancelled",
+         *       "data": {
+         *         "session_id": "ses_2c4d8e6f1a3b5c7d9e0f2a4b"
+         *       }
+         *     }
+         */
+        WebhookEnvelopePublishedShort: {
+            /**
+             * @description The event's id, prefix `evt_`.
+             * @example evt_2c4d8e6f1a3b5c7d9e0f2a4b
+             */
+            id: string;
+            type: components["schemas"]["WebhookEventName"];
+            /**
+             * Format: date-time
+             * @description When the event happened, when present.
+             */
+            created_at?: string;
+            /** @description The per-event payload; its shape is given by the event's schema (`WebhookEvent*`). */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The attempt this body was sent on, when present. */
+            delivery_attempt?: number;
+            event?: never;
+            /** @description The date-form version the payload is rendered as, when present. */
+            api_version?: components["schemas"]["ApiVersion"];
+        };
+        /**
          * WebhookEventActionExecuted
          * @description The body of a `action.executed` delivery: the envelope with `event` set to `action.executed`. An approved board recommendation was run through a connected tool.
          *     Named in event list variants 3, 4; its `data` is designed (not shown by the published descriptions).
@@ -4066,9 +4195,24 @@ export interface components {
             data: components["schemas"]["WebhookEventActionExecutedData"];
         };
         /**
+         * WebhookEventActionExecutedAnyData
+         * @description The `data` of `action.executed` in either form: the designed one (`integration_id`, `provider`,
+         *     `status`, `executed_at`) or the one of the service's current webhooks page (`integration` by name).
+         *     The designed form has `integration_id`, the page's never does.
+         */
+        WebhookEventActionExecutedAnyData: components["schemas"]["WebhookEventActionExecutedData"] | components["schemas"]["WebhookEventActionExecutedPublishedData"];
+        /**
          * WebhookEventActionExecutedData
          * @description The `data` of `action.executed`, an approved board recommendation was run through a connected tool
          *     (event list variants 3 and 4). The payload is not shown by the published descriptions; designed.
+         * @example {
+         *       "action_id": "act_01JD8R7K2M4P6Q8S0T2V4X6Z8B",
+         *       "session_id": "ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E",
+         *       "integration_id": "int_01JD8P4W6Y8A0C2E4G6J8L0N2Q",
+         *       "provider": "jira",
+         *       "status": "executed",
+         *       "executed_at": "2026-11-20T10:02:17.448Z"
+         *     }
          */
         WebhookEventActionExecutedData: {
             /**
@@ -4095,6 +4239,61 @@ export interface components {
              * @example 2026-11-20T10:02:17.448Z
              */
             executed_at: string;
+        };
+        /**
+         * WebhookEventActionExecutedDelivery
+         * @description The body of a `action.executed` delivery in any of the published envelope forms: the seed's (`event`, `user_id`,
+         *     `correlation_id`, `at`, `data`), or the full or per-event form of the service's current webhooks page
+         *     (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`). The seed's form names the event in
+         *     `event`, the published forms in `type`, which tells them apart; the full published form carries all of
+         *     `created_at`, `delivery_attempt` and `api_version`, the per-event form not all three.
+         */
+        WebhookEventActionExecutedDelivery: components["schemas"]["WebhookEventActionExecuted"] | components["schemas"]["WebhookEventActionExecutedPublished"] | components["schemas"]["WebhookEventActionExecutedPublishedShort"];
+        /**
+         * WebhookEventActionExecutedPublished
+         * @description The body of a `action.executed` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `action.executed`.
+         */
+        WebhookEventActionExecutedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
+            /** @constant */
+            type: "action.executed";
+            data: components["schemas"]["WebhookEventActionExecutedAnyData"];
+        };
+        /**
+         * WebhookEventActionExecutedPublishedData
+         * @description The `data` of `action.executed` as the service's current webhooks page shows it (a variant of the
+         *     designed `WebhookEventActionExecutedData`): the session, the action (`act_…`) and the integration that
+         *     ran it, by name (e.g. `linear`). The page is cut off after these three, before a member whose name
+         *     begins `opera…`; the schema is open, so that member and any others are accepted. It carries no
+         *     `integration_id`, which tells it apart from the designed form.
+         * @example {
+         *       "session_id": "ses_2c4d8e6f1a3b5c7d9e0f2a4b",
+         *       "action_id": "act_7Kq2Wm9Xr4Tz1Lp8",
+         *       "integration": "linear"
+         *     }
+         */
+        WebhookEventActionExecutedPublishedData: {
+            /** @description The session whose recommendation was executed. */
+            session_id: components["schemas"]["SessionId"];
+            /**
+             * @description The action execution's id, prefix `act_`.
+             * @example act_7Kq2Wm9Xr4Tz1Lp8
+             */
+            action_id: string;
+            /**
+             * @description The connected tool that ran it, e.g. `linear`.
+             * @example linear
+             */
+            integration: string;
+            integration_id?: never;
+        };
+        /**
+         * WebhookEventActionExecutedPublishedShort
+         * @description The body of a `action.executed` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `action.executed`.
+         */
+        WebhookEventActionExecutedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
+            /** @constant */
+            type: "action.executed";
+            data: components["schemas"]["WebhookEventActionExecutedAnyData"];
         };
         /**
          * WebhookEventActionUndone
@@ -4143,6 +4342,33 @@ export interface components {
             undone_at: string;
         };
         /**
+         * WebhookEventActionUndoneDelivery
+         * @description The body of a `action.undone` delivery in any of the published envelope forms: the seed's (`event`, `user_id`,
+         *     `correlation_id`, `at`, `data`), or the full or per-event form of the service's current webhooks page
+         *     (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`). The seed's form names the event in
+         *     `event`, the published forms in `type`, which tells them apart; the full published form carries all of
+         *     `created_at`, `delivery_attempt` and `api_version`, the per-event form not all three.
+         */
+        WebhookEventActionUndoneDelivery: components["schemas"]["WebhookEventActionUndone"] | components["schemas"]["WebhookEventActionUndonePublished"] | components["schemas"]["WebhookEventActionUndonePublishedShort"];
+        /**
+         * WebhookEventActionUndonePublished
+         * @description The body of a `action.undone` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `action.undone`.
+         */
+        WebhookEventActionUndonePublished: components["schemas"]["WebhookEnvelopePublished"] & {
+            /** @constant */
+            type: "action.undone";
+            data: components["schemas"]["WebhookEventActionUndoneData"];
+        };
+        /**
+         * WebhookEventActionUndonePublishedShort
+         * @description The body of a `action.undone` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `action.undone`.
+         */
+        WebhookEventActionUndonePublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
+            /** @constant */
+            type: "action.undone";
+            data: components["schemas"]["WebhookEventActionUndoneData"];
+        };
+        /**
          * WebhookEventDecisionCaptured
          * @description The body of a `decision.captured` delivery: the envelope with `event` set to `decision.captured`. An explicit decision was recorded against a session.
          *     Named in event list variant 4; its `data` is designed (not shown by the published descriptions).
@@ -4176,6 +4402,33 @@ export interface components {
              * @example 2026-11-20T16:30:00.000Z
              */
             decided_at: string;
+        };
+        /**
+         * WebhookEventDecisionCapturedDelivery
+         * @description The body of a `decision.captured` delivery in any of the published envelope forms: the seed's (`event`, `user_id`,
+         *     `correlation_id`, `at`, `data`), or the full or per-event form of the service's current webhooks page
+         *     (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`). The seed's form names the event in
+         *     `event`, the published forms in `type`, which tells them apart; the full published form carries all of
+         *     `created_at`, `delivery_attempt` and `api_version`, the per-event form not all three.
+         */
+        WebhookEventDecisionCapturedDelivery: components["schemas"]["WebhookEventDecisionCaptured"] | components["schemas"]["WebhookEventDecisionCapturedPublished"] | components["schemas"]["WebhookEventDecisionCapturedPublishedShort"];
+        /**
+         * WebhookEventDecisionCapturedPublished
+         * @description The body of a `decision.captured` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `decision.captured`.
+         */
+        WebhookEventDecisionCapturedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
+            /** @constant */
+            type: "decision.captured";
+            data: components["schemas"]["WebhookEventDecisionCapturedData"];
+        };
+        /**
+         * WebhookEventDecisionCapturedPublishedShort
+         * @description The body of a `decision.captured` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `decision.captured`.
+         */
+        WebhookEventDecisionCapturedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
+            /** @constant */
+            type: "decision.captured";
+            data: components["schemas"]["WebhookEventDecisionCapturedData"];
         };
         /**
          * WebhookEventList
@@ -4315,6 +4568,33 @@ export interface components {
             outcome_id: string;
         };
         /**
+         * WebhookEventOutcomesReadyDelivery
+         * @description The body of a `outcomes.ready` delivery in any of the published envelope forms: the seed's (`event`, `user_id`,
+         *     `correlation_id`, `at`, `data`), or the full or per-event form of the service's current webhooks page
+         *     (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`). The seed's form names the event in
+         *     `event`, the published forms in `type`, which tells them apart; the full published form carries all of
+         *     `created_at`, `delivery_attempt` and `api_version`, the per-event form not all three.
+         */
+        WebhookEventOutcomesReadyDelivery: components["schemas"]["WebhookEventOutcomesReady"] | components["schemas"]["WebhookEventOutcomesReadyPublished"] | components["schemas"]["WebhookEventOutcomesReadyPublishedShort"];
+        /**
+         * WebhookEventOutcomesReadyPublished
+         * @description The body of a `outcomes.ready` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `outcomes.ready`.
+         */
+        WebhookEventOutcomesReadyPublished: components["schemas"]["WebhookEnvelopePublished"] & {
+            /** @constant */
+            type: "outcomes.ready";
+            data: components["schemas"]["WebhookEventOutcomesReadyData"];
+        };
+        /**
+         * WebhookEventOutcomesReadyPublishedShort
+         * @description The body of a `outcomes.ready` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `outcomes.ready`.
+         */
+        WebhookEventOutcomesReadyPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
+            /** @constant */
+            type: "outcomes.ready";
+            data: components["schemas"]["WebhookEventOutcomesReadyData"];
+        };
+        /**
          * WebhookEventSessionCancelled
          * @description The body of a `session.cancelled` delivery: the envelope with `event` set to `session.cancelled`. The session was cancelled through the cancel operation; credits are reconciled.
          *     Named in event list variants 1, 2, 3, 4; its `data` is stated.
@@ -4344,6 +4624,33 @@ export interface components {
             credits_refunded: number;
         };
         /**
+         * WebhookEventSessionCancelledDelivery
+         * @description The body of a `session.cancelled` delivery in any of the published envelope forms: the seed's (`event`, `user_id`,
+         *     `correlation_id`, `at`, `data`), or the full or per-event form of the service's current webhooks page
+         *     (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`). The seed's form names the event in
+         *     `event`, the published forms in `type`, which tells them apart; the full published form carries all of
+         *     `created_at`, `delivery_attempt` and `api_version`, the per-event form not all three.
+         */
+        WebhookEventSessionCancelledDelivery: components["schemas"]["WebhookEventSessionCancelled"] | components["schemas"]["WebhookEventSessionCancelledPublished"] | components["schemas"]["WebhookEventSessionCancelledPublishedShort"];
+        /**
+         * WebhookEventSessionCancelledPublished
+         * @description The body of a `session.cancelled` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `session.cancelled`.
+         */
+        WebhookEventSessionCancelledPublished: components["schemas"]["WebhookEnvelopePublished"] & {
+            /** @constant */
+            type: "session.cancelled";
+            data: components["schemas"]["WebhookEventSessionCancelledData"];
+        };
+        /**
+         * WebhookEventSessionCancelledPublishedShort
+         * @description The body of a `session.cancelled` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `session.cancelled`.
+         */
+        WebhookEventSessionCancelledPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
+            /** @constant */
+            type: "session.cancelled";
+            data: components["schemas"]["WebhookEventSessionCancelledData"];
+        };
+        /**
          * WebhookEventSessionComplete
          * @description The body of a `session.complete` delivery: the envelope with `event` set to `session.complete`. The session finished with a synthesized recommendation.
          *     Named in event list variants 1, 2, 3, 4; its `data` is stated.
@@ -4354,8 +4661,22 @@ export interface components {
             data: components["schemas"]["WebhookEventSessionCompleteData"];
         };
         /**
+         * WebhookEventSessionCompleteAnyData
+         * @description The `data` of `session.complete` in either published form: the seed's (`verdict`, `credits_charged`,
+         *     `session_url`) or the one of the service's current webhooks page (`title`, `mode`, `synth_count`,
+         *     `rounds_completed`, `credits_used`, `consensus_score`, `outcomes_url`). The seed's form has
+         *     `credits_charged`, the page's never does.
+         */
+        WebhookEventSessionCompleteAnyData: components["schemas"]["WebhookEventSessionCompleteData"] | components["schemas"]["WebhookEventSessionCompletePublishedData"];
+        /**
          * WebhookEventSessionCompleteData
          * @description The `data` of `session.complete`, the session finished with a synthesized recommendation (seed "Event types and data").
+         * @example {
+         *       "session_id": "3f6c2a9e-8b1d-4c7e-a2f5-9d0b6e4c1a83",
+         *       "verdict": "Proceed with the EU launch in Q2, gated on a data-residency review.",
+         *       "credits_charged": 172,
+         *       "session_url": "https://console.decision-board.example/sessions/3f6c2a9e-8b1d-4c7e-a2f5-9d0b6e4c1a83"
+         *     }
          */
         WebhookEventSessionCompleteData: {
             /** @description The session that finished. Published as a UUID; the `ses_` form is accepted as everywhere else. */
@@ -4379,6 +4700,89 @@ export interface components {
             session_url: string;
         };
         /**
+         * WebhookEventSessionCompleteDelivery
+         * @description The body of a `session.complete` delivery in any of the published envelope forms: the seed's (`event`, `user_id`,
+         *     `correlation_id`, `at`, `data`), or the full or per-event form of the service's current webhooks page
+         *     (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`). The seed's form names the event in
+         *     `event`, the published forms in `type`, which tells them apart; the full published form carries all of
+         *     `created_at`, `delivery_attempt` and `api_version`, the per-event form not all three.
+         */
+        WebhookEventSessionCompleteDelivery: components["schemas"]["WebhookEventSessionComplete"] | components["schemas"]["WebhookEventSessionCompletePublished"] | components["schemas"]["WebhookEventSessionCompletePublishedShort"];
+        /**
+         * WebhookEventSessionCompletePublished
+         * @description The body of a `session.complete` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `session.complete`.
+         */
+        WebhookEventSessionCompletePublished: components["schemas"]["WebhookEnvelopePublished"] & {
+            /** @constant */
+            type: "session.complete";
+            data: components["schemas"]["WebhookEventSessionCompleteAnyData"];
+        };
+        /**
+         * WebhookEventSessionCompletePublishedData
+         * @description The `data` of `session.complete` as the service's current webhooks page shows it (a variant of the
+         *     seed's `WebhookEventSessionCompleteData`): the session, its title and mode, how many Synths sat and
+         *     rounds ran, the credits used, the board's consensus score and where its outcomes are. It names the
+         *     charge `credits_used` where the seed's form says `credits_charged`, which tells the two apart. Only the
+         *     session id and the charge are required here: the page shows one sample, not which members are always sent.
+         * @example {
+         *       "session_id": "ses_2c4d8e6f1a3b5c7d9e0f2a4b",
+         *       "title": "Launch the Pro plan in the EU in Q2?",
+         *       "mode": "stress_test",
+         *       "synth_count": 5,
+         *       "rounds_completed": 3,
+         *       "credits_used": 432,
+         *       "consensus_score": 0.78,
+         *       "outcomes_url": "https://api.decision-board.example/api/v1/sessions/ses_2c4d8e6f1a3b5c7d9e0f2a4b/outcomes"
+         *     }
+         */
+        WebhookEventSessionCompletePublishedData: {
+            /** @description The session that finished (the page shows the `ses_` form). */
+            session_id: components["schemas"]["SessionId"];
+            /**
+             * @description The session's title.
+             * @example Launch the Pro plan in the EU in Q2?
+             */
+            title?: string;
+            /** @description The session's mode, e.g. `stress_test`. */
+            mode?: components["schemas"]["ModeSlug"];
+            /**
+             * @description How many Synths sat on the board.
+             * @example 5
+             */
+            synth_count?: number;
+            /**
+             * @description How many rounds ran.
+             * @example 3
+             */
+            rounds_completed?: number;
+            /**
+             * @description Credits the session used.
+             * @example 432
+             */
+            credits_used: number;
+            /**
+             * @description How far the board agreed, e.g. `0.78`.
+             * @example 0.78
+             */
+            consensus_score?: number;
+            credits_charged?: never;
+            /**
+             * Format: uri
+             * @description `{base_url}/v1/sessions/{id}/outcomes`, where the outcomes can be read.
+             * @example https://api.decision-board.example/api/v1/sessions/ses_2c4d8e6f1a3b5c7d9e0f2a4b/outcomes
+             */
+            outcomes_url?: string;
+        };
+        /**
+         * WebhookEventSessionCompletePublishedShort
+         * @description The body of a `session.complete` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `session.complete`.
+         */
+        WebhookEventSessionCompletePublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
+            /** @constant */
+            type: "session.complete";
+            data: components["schemas"]["WebhookEventSessionCompleteAnyData"];
+        };
+        /**
          * WebhookEventSessionContinued
          * @description The body of a `session.continued` delivery: the envelope with `event` set to `session.continued`. A follow-up round was triggered on an existing session.
          *     Named in event list variants 1, 2; its `data` is stated.
@@ -4400,6 +4804,33 @@ export interface components {
              * @example 4
              */
             round_number: number;
+        };
+        /**
+         * WebhookEventSessionContinuedDelivery
+         * @description The body of a `session.continued` delivery in any of the published envelope forms: the seed's (`event`, `user_id`,
+         *     `correlation_id`, `at`, `data`), or the full or per-event form of the service's current webhooks page
+         *     (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`). The seed's form names the event in
+         *     `event`, the published forms in `type`, which tells them apart; the full published form carries all of
+         *     `created_at`, `delivery_attempt` and `api_version`, the per-event form not all three.
+         */
+        WebhookEventSessionContinuedDelivery: components["schemas"]["WebhookEventSessionContinued"] | components["schemas"]["WebhookEventSessionContinuedPublished"] | components["schemas"]["WebhookEventSessionContinuedPublishedShort"];
+        /**
+         * WebhookEventSessionContinuedPublished
+         * @description The body of a `session.continued` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `session.continued`.
+         */
+        WebhookEventSessionContinuedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
+            /** @constant */
+            type: "session.continued";
+            data: components["schemas"]["WebhookEventSessionContinuedData"];
+        };
+        /**
+         * WebhookEventSessionContinuedPublishedShort
+         * @description The body of a `session.continued` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `session.continued`.
+         */
+        WebhookEventSessionContinuedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
+            /** @constant */
+            type: "session.continued";
+            data: components["schemas"]["WebhookEventSessionContinuedData"];
         };
         /**
          * WebhookEventSessionCreated
@@ -4429,6 +4860,33 @@ export interface components {
              * @example 180
              */
             estimated_cost_credits: number;
+        };
+        /**
+         * WebhookEventSessionCreatedDelivery
+         * @description The body of a `session.created` delivery in any of the published envelope forms: the seed's (`event`, `user_id`,
+         *     `correlation_id`, `at`, `data`), or the full or per-event form of the service's current webhooks page
+         *     (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`). The seed's form names the event in
+         *     `event`, the published forms in `type`, which tells them apart; the full published form carries all of
+         *     `created_at`, `delivery_attempt` and `api_version`, the per-event form not all three.
+         */
+        WebhookEventSessionCreatedDelivery: components["schemas"]["WebhookEventSessionCreated"] | components["schemas"]["WebhookEventSessionCreatedPublished"] | components["schemas"]["WebhookEventSessionCreatedPublishedShort"];
+        /**
+         * WebhookEventSessionCreatedPublished
+         * @description The body of a `session.created` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `session.created`.
+         */
+        WebhookEventSessionCreatedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
+            /** @constant */
+            type: "session.created";
+            data: components["schemas"]["WebhookEventSessionCreatedData"];
+        };
+        /**
+         * WebhookEventSessionCreatedPublishedShort
+         * @description The body of a `session.created` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `session.created`.
+         */
+        WebhookEventSessionCreatedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
+            /** @constant */
+            type: "session.created";
+            data: components["schemas"]["WebhookEventSessionCreatedData"];
         };
         /**
          * WebhookEventSessionFailed
@@ -4463,6 +4921,33 @@ export interface components {
             error_message: string;
         };
         /**
+         * WebhookEventSessionFailedDelivery
+         * @description The body of a `session.failed` delivery in any of the published envelope forms: the seed's (`event`, `user_id`,
+         *     `correlation_id`, `at`, `data`), or the full or per-event form of the service's current webhooks page
+         *     (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`). The seed's form names the event in
+         *     `event`, the published forms in `type`, which tells them apart; the full published form carries all of
+         *     `created_at`, `delivery_attempt` and `api_version`, the per-event form not all three.
+         */
+        WebhookEventSessionFailedDelivery: components["schemas"]["WebhookEventSessionFailed"] | components["schemas"]["WebhookEventSessionFailedPublished"] | components["schemas"]["WebhookEventSessionFailedPublishedShort"];
+        /**
+         * WebhookEventSessionFailedPublished
+         * @description The body of a `session.failed` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `session.failed`.
+         */
+        WebhookEventSessionFailedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
+            /** @constant */
+            type: "session.failed";
+            data: components["schemas"]["WebhookEventSessionFailedData"];
+        };
+        /**
+         * WebhookEventSessionFailedPublishedShort
+         * @description The body of a `session.failed` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `session.failed`.
+         */
+        WebhookEventSessionFailedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
+            /** @constant */
+            type: "session.failed";
+            data: components["schemas"]["WebhookEventSessionFailedData"];
+        };
+        /**
          * WebhookEventSessionReconvened
          * @description The body of a `session.reconvened` delivery: the envelope with `event` set to `session.reconvened`. The board was reconvened on a decided session, creating a new round session.
          *     Named in event list variant 1; its `data` is stated.
@@ -4487,6 +4972,33 @@ export interface components {
              * @example 4
              */
             round_number: number;
+        };
+        /**
+         * WebhookEventSessionReconvenedDelivery
+         * @description The body of a `session.reconvened` delivery in any of the published envelope forms: the seed's (`event`, `user_id`,
+         *     `correlation_id`, `at`, `data`), or the full or per-event form of the service's current webhooks page
+         *     (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`). The seed's form names the event in
+         *     `event`, the published forms in `type`, which tells them apart; the full published form carries all of
+         *     `created_at`, `delivery_attempt` and `api_version`, the per-event form not all three.
+         */
+        WebhookEventSessionReconvenedDelivery: components["schemas"]["WebhookEventSessionReconvened"] | components["schemas"]["WebhookEventSessionReconvenedPublished"] | components["schemas"]["WebhookEventSessionReconvenedPublishedShort"];
+        /**
+         * WebhookEventSessionReconvenedPublished
+         * @description The body of a `session.reconvened` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `session.reconvened`.
+         */
+        WebhookEventSessionReconvenedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
+            /** @constant */
+            type: "session.reconvened";
+            data: components["schemas"]["WebhookEventSessionReconvenedData"];
+        };
+        /**
+         * WebhookEventSessionReconvenedPublishedShort
+         * @description The body of a `session.reconvened` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `session.reconvened`.
+         */
+        WebhookEventSessionReconvenedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
+            /** @constant */
+            type: "session.reconvened";
+            data: components["schemas"]["WebhookEventSessionReconvenedData"];
         };
         /**
          * WebhookEventShareCreated
@@ -4532,6 +5044,33 @@ export interface components {
             expires_at: string | null;
         };
         /**
+         * WebhookEventShareCreatedDelivery
+         * @description The body of a `share.created` delivery in any of the published envelope forms: the seed's (`event`, `user_id`,
+         *     `correlation_id`, `at`, `data`), or the full or per-event form of the service's current webhooks page
+         *     (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`). The seed's form names the event in
+         *     `event`, the published forms in `type`, which tells them apart; the full published form carries all of
+         *     `created_at`, `delivery_attempt` and `api_version`, the per-event form not all three.
+         */
+        WebhookEventShareCreatedDelivery: components["schemas"]["WebhookEventShareCreated"] | components["schemas"]["WebhookEventShareCreatedPublished"] | components["schemas"]["WebhookEventShareCreatedPublishedShort"];
+        /**
+         * WebhookEventShareCreatedPublished
+         * @description The body of a `share.created` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `share.created`.
+         */
+        WebhookEventShareCreatedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
+            /** @constant */
+            type: "share.created";
+            data: components["schemas"]["WebhookEventShareCreatedData"];
+        };
+        /**
+         * WebhookEventShareCreatedPublishedShort
+         * @description The body of a `share.created` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `share.created`.
+         */
+        WebhookEventShareCreatedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
+            /** @constant */
+            type: "share.created";
+            data: components["schemas"]["WebhookEventShareCreatedData"];
+        };
+        /**
          * WebhookEventShareViewed
          * @description The body of a `share.viewed` delivery: the envelope with `event` set to `share.viewed`. A share link was opened.
          *     Named in event list variants 3, 4; its `data` is designed (not shown by the published descriptions).
@@ -4566,8 +5105,36 @@ export interface components {
             viewed_at: string;
         };
         /**
+         * WebhookEventShareViewedDelivery
+         * @description The body of a `share.viewed` delivery in any of the published envelope forms: the seed's (`event`, `user_id`,
+         *     `correlation_id`, `at`, `data`), or the full or per-event form of the service's current webhooks page
+         *     (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`). The seed's form names the event in
+         *     `event`, the published forms in `type`, which tells them apart; the full published form carries all of
+         *     `created_at`, `delivery_attempt` and `api_version`, the per-event form not all three.
+         */
+        WebhookEventShareViewedDelivery: components["schemas"]["WebhookEventShareViewed"] | components["schemas"]["WebhookEventShareViewedPublished"] | components["schemas"]["WebhookEventShareViewedPublishedShort"];
+        /**
+         * WebhookEventShareViewedPublished
+         * @description The body of a `share.viewed` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `share.viewed`.
+         */
+        WebhookEventShareViewedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
+            /** @constant */
+            type: "share.viewed";
+            data: components["schemas"]["WebhookEventShareViewedData"];
+        };
+        /**
+         * WebhookEventShareViewedPublishedShort
+         * @description The body of a `share.viewed` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `share.viewed`.
+         */
+        WebhookEventShareViewedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
+            /** @constant */
+            type: "share.viewed";
+            data: components["schemas"]["WebhookEventShareViewedData"];
+        };
+        /**
          * WebhookId
-         * @description A webhook subscription's id, with the prefix `wh_`.
+         * @description A webhook subscription's id, opaque. This service's ids are `wh_` and 26 letters or digits (designed);
+         *     the published descriptions show no form, so any id of letters, digits, `_` and `-` is accepted.
          * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
          */
         WebhookId: string;
@@ -4615,6 +5182,15 @@ export interface components {
             paused_at: string | null;
             /** @description The waits between the attempts of one delivery to this subscription. */
             retry_schedule: components["schemas"]["RetrySchedule"];
+            /**
+             * @description Which published envelope the deliveries are sent in: `seed` (`event`, `user_id`, `correlation_id`,
+             *     `at`, `data`) or `published`, the full form of the service's current webhooks page (`id`, `type`,
+             *     `created_at`, `data`, `delivery_attempt`, `api_version`). Both are signed alike.
+             *     Optional: a service that offers no choice need not send it.
+             * @example published
+             * @enum {string}
+             */
+            envelope?: "seed" | "published";
             /**
              * Format: date-time
              * @example 2026-11-18T14:02:51.376Z
@@ -4876,7 +5452,8 @@ export interface components {
         /**
          * @description Unique per delivery, for idempotent receivers: every retry of one delivery carries the same value
          *     (designed), so a receiver that has already processed it can answer 2xx and skip it. The `dlv_` prefix
-         *     is designed; it is the `delivery_id` of the delivery attempts list.
+         *     is this service's (designed); the value is opaque and any form is accepted. It is the `delivery_id` of
+         *     the delivery attempts list.
          * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
          */
         WebhookDeliveryIdHeader: string;
@@ -4886,7 +5463,7 @@ export interface components {
          */
         WebhookEventHeader: components["schemas"]["WebhookEventName"];
         /**
-         * @description The webhook subscription's id.
+         * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
          * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
          */
         WebhookIdPath: string;
@@ -6609,7 +7186,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -6660,7 +7237,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -6711,7 +7288,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -6770,7 +7347,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -6828,7 +7405,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -6973,7 +7550,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -7024,7 +7601,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -7075,7 +7652,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -7134,7 +7711,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -7192,7 +7769,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The webhook subscription's id.
+                 * @description The webhook subscription's id, as the subscription was created with (opaque; this service's start with `wh_`).
                  * @example wh_01JD8Q2N5V7XK3M9T4RB6CWZ1A
                  */
                 id: components["parameters"]["WebhookIdPath"];
@@ -7433,7 +8010,8 @@ export interface operations {
                 /**
                  * @description Unique per delivery, for idempotent receivers: every retry of one delivery carries the same value
                  *     (designed), so a receiver that has already processed it can answer 2xx and skip it. The `dlv_` prefix
-                 *     is designed; it is the `delivery_id` of the delivery attempts list.
+                 *     is this service's (designed); the value is opaque and any form is accepted. It is the `delivery_id` of
+                 *     the delivery attempts list.
                  * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
                  */
                 "X-Service-Delivery-Id": components["parameters"]["WebhookDeliveryIdHeader"];
@@ -7448,7 +8026,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventSessionCreated"];
+                "application/json": components["schemas"]["WebhookEventSessionCreatedDelivery"];
             };
         };
         responses: {
@@ -7490,7 +8068,8 @@ export interface operations {
                 /**
                  * @description Unique per delivery, for idempotent receivers: every retry of one delivery carries the same value
                  *     (designed), so a receiver that has already processed it can answer 2xx and skip it. The `dlv_` prefix
-                 *     is designed; it is the `delivery_id` of the delivery attempts list.
+                 *     is this service's (designed); the value is opaque and any form is accepted. It is the `delivery_id` of
+                 *     the delivery attempts list.
                  * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
                  */
                 "X-Service-Delivery-Id": components["parameters"]["WebhookDeliveryIdHeader"];
@@ -7505,7 +8084,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventSessionComplete"];
+                "application/json": components["schemas"]["WebhookEventSessionCompleteDelivery"];
             };
         };
         responses: {
@@ -7547,7 +8126,8 @@ export interface operations {
                 /**
                  * @description Unique per delivery, for idempotent receivers: every retry of one delivery carries the same value
                  *     (designed), so a receiver that has already processed it can answer 2xx and skip it. The `dlv_` prefix
-                 *     is designed; it is the `delivery_id` of the delivery attempts list.
+                 *     is this service's (designed); the value is opaque and any form is accepted. It is the `delivery_id` of
+                 *     the delivery attempts list.
                  * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
                  */
                 "X-Service-Delivery-Id": components["parameters"]["WebhookDeliveryIdHeader"];
@@ -7562,7 +8142,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventSessionFailed"];
+                "application/json": components["schemas"]["WebhookEventSessionFailedDelivery"];
             };
         };
         responses: {
@@ -7604,7 +8184,8 @@ export interface operations {
                 /**
                  * @description Unique per delivery, for idempotent receivers: every retry of one delivery carries the same value
                  *     (designed), so a receiver that has already processed it can answer 2xx and skip it. The `dlv_` prefix
-                 *     is designed; it is the `delivery_id` of the delivery attempts list.
+                 *     is this service's (designed); the value is opaque and any form is accepted. It is the `delivery_id` of
+                 *     the delivery attempts list.
                  * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
                  */
                 "X-Service-Delivery-Id": components["parameters"]["WebhookDeliveryIdHeader"];
@@ -7619,7 +8200,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventSessionCancelled"];
+                "application/json": components["schemas"]["WebhookEventSessionCancelledDelivery"];
             };
         };
         responses: {
@@ -7661,7 +8242,8 @@ export interface operations {
                 /**
                  * @description Unique per delivery, for idempotent receivers: every retry of one delivery carries the same value
                  *     (designed), so a receiver that has already processed it can answer 2xx and skip it. The `dlv_` prefix
-                 *     is designed; it is the `delivery_id` of the delivery attempts list.
+                 *     is this service's (designed); the value is opaque and any form is accepted. It is the `delivery_id` of
+                 *     the delivery attempts list.
                  * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
                  */
                 "X-Service-Delivery-Id": components["parameters"]["WebhookDeliveryIdHeader"];
@@ -7676,7 +8258,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventSessionContinued"];
+                "application/json": components["schemas"]["WebhookEventSessionContinuedDelivery"];
             };
         };
         responses: {
@@ -7718,7 +8300,8 @@ export interface operations {
                 /**
                  * @description Unique per delivery, for idempotent receivers: every retry of one delivery carries the same value
                  *     (designed), so a receiver that has already processed it can answer 2xx and skip it. The `dlv_` prefix
-                 *     is designed; it is the `delivery_id` of the delivery attempts list.
+                 *     is this service's (designed); the value is opaque and any form is accepted. It is the `delivery_id` of
+                 *     the delivery attempts list.
                  * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
                  */
                 "X-Service-Delivery-Id": components["parameters"]["WebhookDeliveryIdHeader"];
@@ -7733,7 +8316,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventSessionReconvened"];
+                "application/json": components["schemas"]["WebhookEventSessionReconvenedDelivery"];
             };
         };
         responses: {
@@ -7775,7 +8358,8 @@ export interface operations {
                 /**
                  * @description Unique per delivery, for idempotent receivers: every retry of one delivery carries the same value
                  *     (designed), so a receiver that has already processed it can answer 2xx and skip it. The `dlv_` prefix
-                 *     is designed; it is the `delivery_id` of the delivery attempts list.
+                 *     is this service's (designed); the value is opaque and any form is accepted. It is the `delivery_id` of
+                 *     the delivery attempts list.
                  * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
                  */
                 "X-Service-Delivery-Id": components["parameters"]["WebhookDeliveryIdHeader"];
@@ -7790,7 +8374,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventOutcomesReady"];
+                "application/json": components["schemas"]["WebhookEventOutcomesReadyDelivery"];
             };
         };
         responses: {
@@ -7832,7 +8416,8 @@ export interface operations {
                 /**
                  * @description Unique per delivery, for idempotent receivers: every retry of one delivery carries the same value
                  *     (designed), so a receiver that has already processed it can answer 2xx and skip it. The `dlv_` prefix
-                 *     is designed; it is the `delivery_id` of the delivery attempts list.
+                 *     is this service's (designed); the value is opaque and any form is accepted. It is the `delivery_id` of
+                 *     the delivery attempts list.
                  * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
                  */
                 "X-Service-Delivery-Id": components["parameters"]["WebhookDeliveryIdHeader"];
@@ -7847,7 +8432,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventActionExecuted"];
+                "application/json": components["schemas"]["WebhookEventActionExecutedDelivery"];
             };
         };
         responses: {
@@ -7889,7 +8474,8 @@ export interface operations {
                 /**
                  * @description Unique per delivery, for idempotent receivers: every retry of one delivery carries the same value
                  *     (designed), so a receiver that has already processed it can answer 2xx and skip it. The `dlv_` prefix
-                 *     is designed; it is the `delivery_id` of the delivery attempts list.
+                 *     is this service's (designed); the value is opaque and any form is accepted. It is the `delivery_id` of
+                 *     the delivery attempts list.
                  * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
                  */
                 "X-Service-Delivery-Id": components["parameters"]["WebhookDeliveryIdHeader"];
@@ -7904,7 +8490,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventActionUndone"];
+                "application/json": components["schemas"]["WebhookEventActionUndoneDelivery"];
             };
         };
         responses: {
@@ -7946,7 +8532,8 @@ export interface operations {
                 /**
                  * @description Unique per delivery, for idempotent receivers: every retry of one delivery carries the same value
                  *     (designed), so a receiver that has already processed it can answer 2xx and skip it. The `dlv_` prefix
-                 *     is designed; it is the `delivery_id` of the delivery attempts list.
+                 *     is this service's (designed); the value is opaque and any form is accepted. It is the `delivery_id` of
+                 *     the delivery attempts list.
                  * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
                  */
                 "X-Service-Delivery-Id": components["parameters"]["WebhookDeliveryIdHeader"];
@@ -7961,7 +8548,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventShareCreated"];
+                "application/json": components["schemas"]["WebhookEventShareCreatedDelivery"];
             };
         };
         responses: {
@@ -8003,7 +8590,8 @@ export interface operations {
                 /**
                  * @description Unique per delivery, for idempotent receivers: every retry of one delivery carries the same value
                  *     (designed), so a receiver that has already processed it can answer 2xx and skip it. The `dlv_` prefix
-                 *     is designed; it is the `delivery_id` of the delivery attempts list.
+                 *     is this service's (designed); the value is opaque and any form is accepted. It is the `delivery_id` of
+                 *     the delivery attempts list.
                  * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
                  */
                 "X-Service-Delivery-Id": components["parameters"]["WebhookDeliveryIdHeader"];
@@ -8018,7 +8606,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventShareViewed"];
+                "application/json": components["schemas"]["WebhookEventShareViewedDelivery"];
             };
         };
         responses: {
@@ -8060,7 +8648,8 @@ export interface operations {
                 /**
                  * @description Unique per delivery, for idempotent receivers: every retry of one delivery carries the same value
                  *     (designed), so a receiver that has already processed it can answer 2xx and skip it. The `dlv_` prefix
-                 *     is designed; it is the `delivery_id` of the delivery attempts list.
+                 *     is this service's (designed); the value is opaque and any form is accepted. It is the `delivery_id` of
+                 *     the delivery attempts list.
                  * @example dlv_01JD8V0B2D4F6H8K0M2P4R6T8W
                  */
                 "X-Service-Delivery-Id": components["parameters"]["WebhookDeliveryIdHeader"];
@@ -8075,7 +8664,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventDecisionCaptured"];
+                "application/json": components["schemas"]["WebhookEventDecisionCapturedDelivery"];
             };
         };
         responses: {
@@ -8123,7 +8712,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEventSessionComplete"];
+                "application/json": components["schemas"]["WebhookEventSessionCompleteDelivery"];
             };
         };
         responses: {

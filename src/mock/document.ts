@@ -1,5 +1,5 @@
 /**
- * The document the mock serves: the bundled contract with three changes Prism needs to answer every
+ * The document the mock serves: the bundled contract with the changes Prism needs to answer every
  * operation as the contract says (docs: mocks/README.md "How the mock differs from the contract"):
  * 1. **Event streams as text.** A `text/event-stream` media type describes one event as an object
  *    (its per-event schema and named examples). Prism refuses to serialise an object as text
@@ -7,6 +7,8 @@
  *    type's `x-stream-example` (a whole run) is added first as the example `stream`, and the schema
  *    becomes the list of those texts, which is what Prism then validates the body against.
  * 2. **Routing problems.** The 404 and 405 fallback operations of `fallbacks.ts`.
+ * 2a. **Webhook samples.** `GET /_webhooks/<event>` answers each webhook's body examples, in both
+ *    published envelopes (`webhook-samples.ts`), since Prism ignores the `webhooks` section.
  * 3. **Links to the mock.** Example bodies carry absolute URLs under the contract's default `{base_url}`
  *    (`events_url`, `outcomes_url`, …); they are rewritten to the mock's base URL so a client can follow them.
  * Everything else, every operation, schema and example, is the contract's own.
@@ -17,6 +19,7 @@ import { childPointer, resolve } from '../contract/pointer.js';
 import { formatEvent, isEventStreamEvent } from '../contract/sse.js';
 import { walkContract } from '../contract/walk.js';
 import { addMethodNotAllowed, addUnknownPaths } from './fallbacks.js';
+import { addWebhookSamples } from './webhook-samples.js';
 
 /** The name of the example holding a whole stream (the media type's `x-stream-example`). */
 export const streamExampleName = 'stream';
@@ -87,6 +90,7 @@ function serveEventStreamsAsText(document: OpenApiDocument): void {
 export function createMockDocument(contract: OpenApiDocument, options: MockDocumentOptions): OpenApiDocument {
   const document = withBaseUrl(contract, options.baseUrl);
   serveEventStreamsAsText(document);
+  addWebhookSamples(document);
   addMethodNotAllowed(document);
   addUnknownPaths(document);
   return document;

@@ -12,6 +12,7 @@ import { retrySchedules, type RetrySchedule } from '../webhooks/retry.js';
 import { createWebhookSecret } from '../webhooks/signing.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { Store } from './store/index.js';
+import { keyPattern } from './store/api-keys.js';
 
 export interface LegacyWebhookSetting {
   /** The API key the URL is configured on. */
@@ -83,11 +84,14 @@ export function configureLegacyWebhooks(
  * Reads `--legacy-webhook` values: `KEY=URL`, or a bare `URL` when exactly one key is given. A key holds
  * only letters, digits and underscores, so the first `=` after it ends it.
  */
+/** `KEY=URL`: a key of any published prefix form (`keyPattern`), then the URL. */
+const keyAssignment = new RegExp(`^(${keyPattern.source.slice(1, -1)})=(.*)$`);
+
 export function parseLegacyWebhookFlags(values: readonly string[], apiKeys: readonly string[]): LegacyWebhookSetting[] {
   return values.map((value) => {
-    const match = /^((?:sk|mcp)_(?:live|test)_[A-Za-z0-9]{8,128})=(.*)$/.exec(value);
+    const match = keyAssignment.exec(value);
     if (match !== null) {
-      return { apiKey: match[1] ?? '', url: match[2] ?? '' };
+      return { apiKey: match[1] ?? '', url: match.at(-1) ?? '' };
     }
     const [only, ...others] = apiKeys;
     if (only === undefined || others.length > 0) {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Store } from './store/index.js';
-import { generateSecret, parseKey } from './store/api-keys.js';
+import { generateSecret, keyFormHint, parseKey } from './store/api-keys.js';
 import type { Tier, Workspace } from './store/workspaces.js';
 
 /** The balance a provisioned workspace starts with unless `boardkit serve --credits` says otherwise (designed). */
@@ -31,7 +31,7 @@ export interface ProvisionOptions {
 export function provisionKey(store: Store, secret: string, options: ProvisionOptions): ProvisionedKey {
   if (parseKey(secret) === undefined) {
     throw new Error(
-      `${JSON.stringify(secret.slice(0, 12))}… is not an API key: use sk_test_ or sk_live_ followed by 8 to 128 letters or digits`,
+      `${JSON.stringify(secret.slice(0, 12))}… is not an API key: ${keyFormHint}`,
     );
   }
   return store.db.transaction(() => {

@@ -20,7 +20,10 @@ import { createServices, type Services } from './services.js';
 import type { SqliteDatabase } from './store/database.js';
 import { createStore } from './store/index.js';
 import type { Tier } from './store/workspaces.js';
+import type { EnvelopeForm } from '../webhooks/events.js';
 import { createTestControl, type TestControl } from './test-control/index.js';
+
+export type { EnvelopeForm };
 
 export interface ServerOptions {
   /** A database file, `:memory:`, or an open better-sqlite3 database. Default `:memory:`. */
@@ -49,6 +52,8 @@ export interface ServerOptions {
   allowPrivateWebhookUrls?: boolean;
   /** Deliver webhooks to loopback addresses, other private ones still refused (local testing only). */
   allowLoopbackWebhookUrls?: boolean;
+  /** The envelope of a webhook subscription that chose none: the seed's (default) or the published one. */
+  webhookEnvelope?: EnvelopeForm;
   /**
    * Serve the test-only control plane (docs/conformance.md "Time control and fault switches"): the clock
    * and the fault switches under `/_test`, announced on the health probe. Never in production.
@@ -91,6 +96,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? false,
     allowLoopbackWebhookUrls: options.allowLoopbackWebhookUrls ?? false,
     retrySchedule: retryScheduleNames[options.webhookRetries ?? 'four-waits'],
+    webhookEnvelope: options.webhookEnvelope ?? 'seed',
   };
   const testControl = options.testControl === true ? startTestControl(clock, () => services, () => keys) : undefined;
   const services = createServices(document, store, clock, settings, () => baseUrl, onError, testControl?.postDelivery, options.wallClock);

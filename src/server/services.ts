@@ -14,6 +14,7 @@ import { rateLimiter, type RateLimiter } from './rate-limit.js';
 import { memoryWindows } from './rate-limit-windows.js';
 import type { Store } from './store/index.js';
 import { webhookEvents, type WebhookEvents } from './webhook-events.js';
+import type { EnvelopeForm } from '../webhooks/events.js';
 import { sessionChanges, type SessionChanges } from './sessions/changes.js';
 import { runDriver, type RunDriver } from './sessions/run-driver.js';
 import { outcomeGeneration, type OutcomeGeneration } from './sessions/outcome-generation.js';
@@ -29,6 +30,8 @@ export interface ServiceSettings {
   allowLoopbackWebhookUrls?: boolean;
   /** The published retry schedule every new subscription follows (seed "Delivery, retry and pause" 2). */
   retrySchedule: RetrySchedule;
+  /** The envelope of a webhook subscription that chose none; `seed` by default. */
+  webhookEnvelope?: EnvelopeForm;
 }
 
 export interface Services {
@@ -79,6 +82,7 @@ export function createServices(
       allowLoopback: settings.allowLoopbackWebhookUrls === true,
       onError,
       post: postDelivery,
+      ...(settings.webhookEnvelope === undefined ? {} : { defaultEnvelope: settings.webhookEnvelope }),
     }),
     baseUrl,
     changes: sessionChanges(),

@@ -7,7 +7,15 @@
  * outbox (legacy-webhooks.ts), keyed by the API key's id.
  * @module
  */
-import { buildEnvelope, type WebhookEnvelope, type WebhookEventData, type WebhookEventName } from '../webhooks/events.js';
+import {
+  buildEnvelope,
+  buildPublishedEnvelope,
+  type AnyWebhookEnvelope,
+  type EnvelopeForm,
+  type WebhookEventData,
+  type WebhookEventName,
+} from '../webhooks/events.js';
+import { createEventId } from '../webhooks/ids.js';
 import { createSqliteOutbox } from '../webhooks/sqlite-outbox.js';
 import { createWebhookDispatcher, type PostAttempt, type WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
@@ -20,6 +28,8 @@ import type { Workspace } from './store/workspaces.js';
 export interface WebhookEvents {
   outbox: WebhookOutbox;
   dispatcher: WebhookDispatcher;
+  /** The envelope of a subscription that chose none (`boardkit serve --webhook-envelope`; `seed` by default). */
+  defaultEnvelope: EnvelopeForm;
   /** Queues `event` for every subscription of the workspace that lists it and is not paused. */
   emit<E extends WebhookEventName>(workspace: Workspace, event: E, data: WebhookEventData<E>, correlationId?: string): number;
   /**
@@ -43,6 +53,8 @@ export interface WebhookEventOptions {
   post?: PostAttempt;
   /** The wall clock signature timestamps are read from (receivers compare them with their own clock). */
   stampClock?: Clock;
+  /** The envelope of a subscription that chose none; `seed` by default. */
+  defaultEnvelope?: EnvelopeForm;
 }
 
 /** A receiver must answer an attempt within 10 seconds of real time (`x-webhook-delivery`). */
@@ -80,24 +92,45 @@ export function webhookEvents(store: Store, clock: Clock, options: WebhookEventO
     onError: options.onError,
     post: options.post,
   });
-  /** Queues `envelope` for every subscription of the workspace that lists its event and is not paused. */
-  function queue(workspace: Workspace, envelope: WebhookEnvelope): number {
-    return store.webhookSubscriptions
+  const defaultEnvelope = options.defaultEnvelope ?? 'seed';
+
+  /**
+   * Queues one event for every subscription of the workspace that lists it and is not paused, each in the
+   * envelope it chose (docs/decisions.md "Webhooks"). Both forms are built at most once per event, so every
+   * published-form delivery of one event carries the same `evt_` id. The legacy per-key URL gets the
+   * seed's form: its body is the seed's `session.complete` webhook.
+   */
+  function queue<E extends WebhookEventName>(
+    workspace: Workspace,
+    event: E,
+    data: WebhookEventData<E>,
+    correlationId: string,
+    legacyTarget?: string,
+  ): number {
+    const at = clock.now();
+    let seed: AnyWebhookEnvelope | undefined;
+    let published: AnyWebhookEnvelope | undefined;
+    const seedForm = (): AnyWebhookEnvelope => (seed ??= buildEnvelope(event, data, { userId: workspace.userId, correlationId, at }));
+    const envelopeIn = (form: EnvelopeForm): AnyWebhookEnvelope =>
+      form === 'published'
+        ? (published ??= buildPublishedEnvelope(event, data, { id: createEventId(), at, attempt: 1, apiVersion: workspace.apiVersion }))
+        : seedForm();
+    const legacy = legacyTarget === undefined ? undefined : dispatcher.enqueue(legacyTarget, seedForm());
+    const queued = store.webhookSubscriptions
       .all(workspace.id)
-      .filter((subscription) => dispatcher.enqueue(subscription.id, envelope) !== undefined).length;
+      .filter((subscription) => dispatcher.enqueue(subscription.id, envelopeIn(subscription.record.envelope ?? defaultEnvelope)) !== undefined);
+    return queued.length + (legacy === undefined ? 0 : 1);
   }
 
   return {
     outbox,
     dispatcher,
+    defaultEnvelope,
     emit(workspace, event, data, correlationId = newCorrelationId()) {
-      return queue(workspace, buildEnvelope(event, data, { userId: workspace.userId, correlationId, at: clock.now() }));
+      return queue(workspace, event, data, correlationId);
     },
     emitSessionComplete(workspace, startedWithKeyId, data) {
-      const at = clock.now();
-      const envelope = buildEnvelope('session.complete', data, { userId: workspace.userId, correlationId: newCorrelationId(), at });
-      const legacy = startedWithKeyId === null ? undefined : dispatcher.enqueue(startedWithKeyId, envelope);
-      return queue(workspace, envelope) + (legacy === undefined ? 0 : 1);
+      return queue(workspace, 'session.complete', data, newCorrelationId(), startedWithKeyId ?? undefined);
     },
   };
 }

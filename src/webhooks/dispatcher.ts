@@ -8,7 +8,7 @@
  * @module
  */
 import { postDelivery, signedHeaders, type PostInput, type PostResult } from './delivery-request.js';
-import type { WebhookEnvelope } from './events.js';
+import { bodyForAttempt, eventOf, type AnyWebhookEnvelope } from './events.js';
 import { createDeliveryId } from './ids.js';
 import type { ClaimedDelivery, Settlement, WebhookOutbox } from './outbox.js';
 import { realClock, realTimer, type Clock, type Timer } from './real-time.js';
@@ -63,9 +63,9 @@ export interface WebhookDispatcher {
   /** Stops taking deliveries; attempts in flight finish. */
   stop(): void;
   /** Queues an event for every active subscription listing it; returns the delivery ids. */
-  publish(envelope: WebhookEnvelope): string[];
+  publish(envelope: AnyWebhookEnvelope): string[];
   /** Queues an event for one target (e.g. a legacy key URL); `undefined` if it is unknown, paused or not listening. */
-  enqueue(targetId: string, envelope: WebhookEnvelope): string | undefined;
+  enqueue(targetId: string, envelope: AnyWebhookEnvelope): string | undefined;
   /** Resolves once no attempt is in flight. */
   idle(): Promise<void>;
 }
@@ -94,20 +94,22 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
   async function attempt(claim: ClaimedDelivery): Promise<void> {
     const { delivery, target } = claim;
     const attemptedAt = clock.now();
+    // Signed as sent: a published-form body carries this attempt's number.
+    const body = bodyForAttempt(delivery.body, claim.attempt);
     const headers = signedHeaders({
       kind: target.kind,
       secret: target.secret,
       event: delivery.event,
       deliveryId: delivery.id,
       timestamp: Math.floor((options.stampClock ?? clock).now() / 1000),
-      body: delivery.body,
+      body,
     });
     const post = options.post ?? postDelivery;
     const result = await post(
       {
         url: target.url,
         headers,
-        body: delivery.body,
+        body,
         timeoutMs: attemptTimeoutMs,
         allowPrivate: options.allowPrivate,
         allowLoopback: options.allowLoopback,
@@ -204,12 +206,12 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     }
   }
 
-  function store(targetId: string, envelope: WebhookEnvelope): string | undefined {
+  function store(targetId: string, envelope: AnyWebhookEnvelope): string | undefined {
     const id = createDeliveryId();
     const stored = outbox.enqueue({
       id,
       targetId,
-      event: envelope.event,
+      event: eventOf(envelope),
       body: JSON.stringify(envelope),
       createdAt: clock.now(),
     });
@@ -226,13 +228,13 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
       rearm();
     },
     publish(envelope) {
-      const ids = outbox.subscribersOf(envelope.event).flatMap((target) => store(target.id, envelope) ?? []);
+      const ids = outbox.subscribersOf(eventOf(envelope)).flatMap((target) => store(target.id, envelope) ?? []);
       pump();
       return ids;
     },
     enqueue(targetId, envelope) {
       const target = outbox.getTarget(targetId);
-      const id = target?.events.includes(envelope.event) ? store(targetId, envelope) : undefined;
+      const id = target?.events.includes(eventOf(envelope)) ? store(targetId, envelope) : undefined;
       pump();
       return id;
     },

@@ -179,6 +179,33 @@ export function buildPublishedEnvelope<Event extends WebhookEventName>(
   };
 }
 
+/** A delivery body in either form. */
+export type AnyWebhookEnvelope<Event extends WebhookEventName = WebhookEventName> =
+  | WebhookEnvelope<Event>
+  | PublishedWebhookEnvelope<Event>;
+
+/** The event a body is about: the seed's form names it in `event`, the published form in `type`. */
+export function eventOf(envelope: AnyWebhookEnvelope): WebhookEventName {
+  return 'event' in envelope ? envelope.event : envelope.type;
+}
+
+/**
+ * The body of attempt `attempt` of a stored delivery. The published form counts attempts in
+ * `delivery_attempt` (1 on the first), so each attempt's body carries its own number; the seed's form is
+ * the same bytes on every attempt. Members keep their order.
+ */
+export function bodyForAttempt(body: string, attempt: number): string {
+  if (!body.includes('"delivery_attempt"')) {
+    return body;
+  }
+  const parsed = JSON.parse(body) as Record<string, unknown>;
+  if (typeof parsed['type'] !== 'string' || !('delivery_attempt' in parsed) || 'event' in parsed) {
+    return body;
+  }
+  parsed['delivery_attempt'] = attempt;
+  return JSON.stringify(parsed);
+}
+
 /** Where the contract keeps the body schema of an event's webhook, for validating built envelopes. */
 export function envelopeSchemaPointer(event: WebhookEventName): string {
   return `#/webhooks/${event}/post/requestBody/content/application~1json/schema`;

@@ -17,6 +17,7 @@ import {
   replaceCatalog,
 } from '../../src/mock/catalog.js';
 import { createMockDocument, streamExampleName } from '../../src/mock/document.js';
+import { webhookSamplesPrefix } from '../../src/mock/webhook-samples.js';
 
 const contract = loadContract();
 
@@ -34,7 +35,15 @@ describe('the catalog', () => {
   });
 
   test('has a row per contract operation with all its request and response example names', () => {
-    const rows = exampleCatalog(createMockDocument(contract, { baseUrl: 'http://127.0.0.1:4010' }));
+    const all = exampleCatalog(createMockDocument(contract, { baseUrl: 'http://127.0.0.1:4010' }));
+    const rows = all.filter((row) => !row.path.startsWith(`${webhookSamplesPrefix}/`));
+    // The webhook samples come last, one row per webhook, with the webhook's body examples.
+    const samples = all.slice(rows.length);
+    expect(samples.map((row) => row.path)).toEqual(Object.keys(contract.webhooks ?? {}).map((name) => `${webhookSamplesPrefix}/${name}`));
+    for (const row of samples) {
+      const name = row.path.slice(webhookSamplesPrefix.length + 1);
+      expect(row.responses[0]?.names).toEqual(contractNames(`#/webhooks/${name}/post/requestBody`));
+    }
     const operations = listOperations(contract).filter((entry) => entry.source === 'paths');
     expect(rows.map((row) => row.operationId)).toEqual(operations.map((entry) => entry.operationId));
     operations.forEach((entry, index) => {

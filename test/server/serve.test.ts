@@ -107,6 +107,27 @@ describe('boardkit serve', () => {
     await pro.stop();
   });
 
+  test('the published key forms start the server and authenticate: sk_<word>_test_ and <two letters>_live_', async () => {
+    // The service's pages publish REST keys as sk_<brand>_test_… and MCP keys as <two letters>_live_….
+    const branded = 'sk_synth_test_0123456789abcdefABCDEF01';
+    const short = 'sy_live_0123456789abcdefABCDEF02';
+    const server = await serve('--db', ':memory:', '--api-key', branded, '--api-key', short);
+    const started = await fetch(`${server.baseUrl}/v1/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${branded}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'boardroom', synths: ['cfo', 'skeptic'], rounds: 1 }),
+    });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: string };
+    const read = await fetch(`${server.baseUrl}/v1/sessions/${id}`, { headers: { authorization: `Bearer ${branded}` } });
+    expect(read.status).toBe(200);
+    // The session records the redacted key in the branded form, which the contract's ApiKeyHint accepts.
+    expect(((await read.json()) as { key_hint: string }).key_hint).toBe('sk_synth_test_...EF01');
+    expect(await status(`${server.baseUrl}/v1/sessions`, short)).toBe(200);
+    expect(await status(`${server.baseUrl}/v1/sessions`, 'sk_synth_test_0123456789abcdefABCDEF99')).toBe(401);
+    await server.stop();
+  });
+
   test('--time-scale speeds up simulated time: a run finishes in a fraction of its simulated length', async () => {
     const key = 'sk_test_servetest00000000000003';
     const server = await serve('--db', ':memory:', '--api-key', key, '--time-scale', '600');

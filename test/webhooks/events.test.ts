@@ -55,10 +55,10 @@ describe('event names', () => {
     const legacy = webhooks[legacyWebhook]?.post as OperationObject;
     expect(legacy.deprecated).toBe(true);
     expect(valueAt(contract, mediaPointer(legacyWebhook, 'schema'))).toEqual({
-      $ref: '#/components/schemas/WebhookEventSessionComplete',
+      $ref: '#/components/schemas/WebhookEventSessionCompleteDelivery',
     });
     expect(valueAt(contract, mediaPointer('session.complete', 'schema'))).toEqual({
-      $ref: '#/components/schemas/WebhookEventSessionComplete',
+      $ref: '#/components/schemas/WebhookEventSessionCompleteDelivery',
     });
   });
 

@@ -9,7 +9,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { startingCredits } from '../../server/provisioning.js';
 import { defaultKeptSessions } from '../../server/store/session-answers.js';
 import { tiers, type Tier } from '../../server/store/workspaces.js';
-import type { RetryScheduleName } from '../../server/server.js';
+import type { EnvelopeForm, RetryScheduleName } from '../../server/server.js';
 import { runUntilStopped } from '../serving.js';
 
 interface ServeOptions {
@@ -24,6 +24,7 @@ interface ServeOptions {
   allowPrivateWebhookUrls: boolean;
   allowLoopbackWebhooks: boolean;
   webhookRetries: RetryScheduleName;
+  webhookEnvelope: EnvelopeForm;
   testControl: boolean;
   legacyWebhook: string[];
 }
@@ -73,7 +74,7 @@ export function serveCommand(): Command {
     .option('--port <port>', 'port to listen on (0 picks a free one)', parseListenPort, 8080)
     .option('--host <host>', 'address to bind (keep the loopback default unless others must reach the server)', '127.0.0.1')
     .option('--db <file>', 'SQLite database file, or :memory:', join('.boardkit', 'board.db'))
-    .option('--api-key <key>', 'provision this key in its own workspace (repeatable; sk_test_… or sk_live_…)', collect, [])
+    .option('--api-key <key>', 'provision this key in its own workspace (repeatable; a prefix naming the environment: sk_test_…, sk_live_…, sk_<word>_test_…)', collect, [])
     .addOption(new Option('--tier <tier>', 'tier of the provisioned workspaces').choices([...tiers]).default('ultra'))
     .option('--credits <n>', 'starting credit balance of each workspace this start provisions', parseCredits, startingCredits)
     .option(
@@ -89,6 +90,11 @@ export function serveCommand(): Command {
       new Option('--webhook-retries <schedule>', "the seed's retry schedule of webhook deliveries: 1, 5, 15, 60 min, or with 240 min")
         .choices(['four-waits', 'five-waits'] satisfies RetryScheduleName[])
         .default('four-waits'),
+    )
+    .addOption(
+      new Option('--webhook-envelope <form>', 'envelope of the webhook subscriptions that choose none (seed, or published: the service\'s webhooks page)')
+        .choices(['seed', 'published'] satisfies EnvelopeForm[])
+        .default('seed'),
     )
     .option('--test-control', 'serve the test-only clock control and fault switches under /_test (never in production)', false)
     .option(
@@ -113,6 +119,7 @@ export function serveCommand(): Command {
         allowPrivateWebhookUrls: options.allowPrivateWebhookUrls,
         allowLoopbackWebhookUrls: options.allowLoopbackWebhooks,
         webhookRetries: options.webhookRetries,
+        webhookEnvelope: options.webhookEnvelope,
         testControl: options.testControl,
         legacyWebhooks: parseLegacyWebhookFlags(options.legacyWebhook, options.apiKey),
       });

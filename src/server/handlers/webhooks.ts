@@ -6,6 +6,7 @@
  */
 import { breakerFields, toAttemptResource, type TargetState } from '../../webhooks/outbox.js';
 import { createWebhookSecret } from '../../webhooks/signing.js';
+import type { EnvelopeForm } from '../../webhooks/events.js';
 import type { components } from '../../generated/openapi.js';
 import { isoAt } from '../clock.js';
 import type { HandlerContext } from '../context.js';
@@ -24,7 +25,7 @@ const verifyInstructions =
   '"<X-Service-Timestamp>.<raw body>" keyed with this signing secret. Compare in constant time, and ' +
   'reject a timestamp more than 300 seconds from now.';
 
-function resourceOf(stored: StoredRecord<SubscriptionRecord>, target: TargetState): WebhookSubscription {
+function resourceOf(stored: StoredRecord<SubscriptionRecord>, target: TargetState, defaultEnvelope: EnvelopeForm): WebhookSubscription {
   return {
     id: stored.id,
     label: stored.record.label,
@@ -32,6 +33,7 @@ function resourceOf(stored: StoredRecord<SubscriptionRecord>, target: TargetStat
     events: [...target.events],
     ...breakerFields(target),
     retry_schedule: target.schedule,
+    envelope: stored.record.envelope ?? defaultEnvelope,
     created_at: stored.record.created_at,
     updated_at: stored.record.updated_at,
   };
@@ -61,7 +63,8 @@ export const createWebhook: Handler<'createWebhook'> = ({ body }, context) => {
   const secret = createWebhookSecret();
   const now = clock.now();
   store.transaction(() => {
-    store.webhookSubscriptions.insert(id, context.workspace.id, { label: body.label, created_at: isoAt(now), updated_at: isoAt(now) }, now);
+    const envelope = body.envelope === undefined ? {} : { envelope: body.envelope };
+    store.webhookSubscriptions.insert(id, context.workspace.id, { label: body.label, ...envelope, created_at: isoAt(now), updated_at: isoAt(now) }, now);
     webhooks.outbox.saveTarget({
       id,
       kind: 'subscription',
@@ -85,26 +88,27 @@ export const listWebhooks: Handler<'listWebhooks'> = ({ query }, context) => {
     if (target === undefined) {
       throw new Error(`webhook subscription ${row.id} has no outbox target`);
     }
-    return resourceOf(row, target);
+    return resourceOf(row, target, webhooks.defaultEnvelope);
   });
   return { status: 200, body: page };
 };
 
 export const getWebhook: Handler<'getWebhook'> = ({ path }, context) => {
   const { stored, target } = requireSubscription(context, path.id);
-  return { status: 200, body: resourceOf(stored, target) };
+  return { status: 200, body: resourceOf(stored, target, context.services.webhooks.defaultEnvelope) };
 };
 
 export const updateWebhook: Handler<'updateWebhook'> = ({ path, body }, context) => {
   const { stored, target } = requireSubscription(context, path.id);
   const { store, webhooks, clock } = context.services;
-  const record = { ...stored.record, label: body.label ?? stored.record.label, updated_at: isoAt(clock.now()) };
+  const envelope = body.envelope ?? stored.record.envelope;
+  const record = { ...stored.record, label: body.label ?? stored.record.label, ...(envelope === undefined ? {} : { envelope }), updated_at: isoAt(clock.now()) };
   store.transaction(() => {
     store.webhookSubscriptions.update(stored.id, record);
     webhooks.outbox.saveTarget({ ...target, url: body.url ?? target.url, events: body.events ?? target.events });
   });
   const again = requireSubscription(context, path.id);
-  return { status: 200, body: resourceOf(again.stored, again.target) };
+  return { status: 200, body: resourceOf(again.stored, again.target, context.services.webhooks.defaultEnvelope) };
 };
 
 export const deleteWebhook: Handler<'deleteWebhook'> = ({ path }, context) => {
@@ -128,7 +132,7 @@ export const enableWebhook: Handler<'enableWebhook'> = ({ path }, context) => {
     store.webhookSubscriptions.update(stored.id, { ...stored.record, updated_at: isoAt(clock.now()) });
   });
   const again = requireSubscription(context, path.id);
-  return { status: 200, body: resourceOf(again.stored, again.target) };
+  return { status: 200, body: resourceOf(again.stored, again.target, context.services.webhooks.defaultEnvelope) };
 };
 
 export const listWebhookDeliveries: Handler<'listWebhookDeliveries'> = ({ path, query }, context) => {

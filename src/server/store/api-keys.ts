@@ -1,7 +1,7 @@
 /**
  * API keys (seed "Authentication"): bearer secrets stored only as SHA-256 hashes, each in one workspace
- * and one environment, told apart by the prefix (`sk_test_`/`sk_live_`, or the second published form
- * `mcp_test_`/`mcp_live_`). Rotating a key issues a new one and keeps the old one valid for 24 hours
+ * and one environment, told apart by the prefix (`sk_test_`/`sk_live_`, the second published form
+ * `mcp_test_`/`mcp_live_`, or any other prefix naming the environment, such as `sk_<brand>_test_`). Rotating a key issues a new one and keeps the old one valid for 24 hours
  * (seed "Limits": old key validity after rotation); revoking one ends it at once.
  *
  * A workspace holds the keys of one environment only (designed): its first key decides which, and a key of
@@ -16,7 +16,17 @@ import { readCache } from './read-cache.js';
 
 export type Environment = 'live' | 'test';
 
-export const keyPattern = /^(sk|mcp)_(live|test)_([A-Za-z0-9]{8,128})$/;
+/**
+ * A key is a prefix naming the environment and a secret: `sk_live_…`, `mcp_test_…`, and the forms the
+ * service's own pages publish, `sk_<brand>_live_…` and `<two letters>_live_…`. Any prefix of letters and
+ * digits, in `_`-separated words, is accepted (docs/decisions.md "Tolerance"); the shortest prefix
+ * followed by `_live_` or `_test_` is the prefix.
+ */
+export const keyPattern = /^([A-Za-z][A-Za-z0-9]*?(?:_[A-Za-z0-9]+)*?)_(live|test)_([A-Za-z0-9]{8,128})$/;
+
+/** What a key looks like, for the messages that refuse a string that is not one. */
+export const keyFormHint =
+  'an API key is a prefix naming the environment (sk_test_, sk_live_, mcp_test_, sk_<word>_test_, …) followed by 8 to 128 letters or digits';
 
 export interface ApiKey {
   id: string;
@@ -89,7 +99,7 @@ export function apiKeyStore(db: SqliteDatabase) {
   function add(workspaceId: string, secret: string, now: number): ApiKey {
     const parsed = parseKey(secret);
     if (parsed === undefined) {
-      throw new Error('an API key is sk_test_, sk_live_, mcp_test_ or mcp_live_ followed by 8 to 128 letters or digits');
+      throw new Error(keyFormHint);
     }
     const held = environmentOf.get(workspaceId)?.environment;
     if (held !== undefined && held !== parsed.environment) {

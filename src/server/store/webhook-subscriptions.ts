@@ -1,14 +1,17 @@
 /**
  * Webhook subscriptions of each workspace. The URL, secret, event filter, retry schedule and breaker
  * live in the webhook outbox (src/webhooks); this table ties a subscription to its workspace and keeps
- * its label and timestamps.
+ * its label, its envelope form and timestamps.
  * @module
  */
+import type { EnvelopeForm } from '../../webhooks/events.js';
 import type { SqliteDatabase } from './database.js';
 import { recordTable } from './records.js';
 
 export interface SubscriptionRecord {
   label: string;
+  /** The envelope the subscription chose; the server's default when absent. */
+  envelope?: EnvelopeForm;
   created_at: string;
   updated_at: string;
 }

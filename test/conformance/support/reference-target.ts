@@ -3,7 +3,7 @@
  * SQLite store, two keys in two workspaces, time sped up, the test-only control plane on (the time
  * control and the fault switches, served by the server itself), and webhooks delivered to loopback.
  */
-import { startServer, type RunningServer } from '../../../src/server/server.js';
+import { startServer, type EnvelopeForm, type RunningServer } from '../../../src/server/server.js';
 import type { RetryScheduleName } from '../../../src/webhooks/retry.js';
 
 export const keyA = 'sk_test_conformanceworkspacea0001';
@@ -19,6 +19,8 @@ export interface ReferenceTargetOptions {
   timeScale?: number;
   /** The seed's retry schedule the server follows (four waits by default). */
   webhookRetries?: RetryScheduleName;
+  /** The envelope of the suite's subscriptions, which choose none: the seed's (default) or the published one. */
+  webhookEnvelope?: EnvelopeForm;
 }
 
 export async function startReferenceTarget(options: ReferenceTargetOptions = {}): Promise<ReferenceTarget> {
@@ -34,6 +36,7 @@ export async function startReferenceTarget(options: ReferenceTargetOptions = {})
     // names the receiver by 0.0.0.0, which the guard refuses even so.
     allowLoopbackWebhookUrls: true,
     onError: () => undefined,
+    ...(options.webhookEnvelope === undefined ? {} : { webhookEnvelope: options.webhookEnvelope }),
   });
   return { baseUrl: server.baseUrl, server, close: () => server.close() };
 }
