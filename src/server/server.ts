@@ -6,8 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import { loadContract } from '../contract/load.js';
 import { retryScheduleNames, type RetryScheduleName } from '../webhooks/retry.js';
-
-export type { RetryScheduleName } from '../webhooks/retry.js';
 import { buildApp } from './app.js';
 import { isScaledClock, type Clock } from './clock.js';
 import { flooredScaledClock } from './clock-floor.js';
@@ -22,6 +20,8 @@ import { createStore } from './store/index.js';
 import type { Tier } from './store/workspaces.js';
 import type { EnvelopeForm } from '../webhooks/events.js';
 import { createTestControl, type TestControl } from './test-control/index.js';
+
+export type { RetryScheduleName } from '../webhooks/retry.js';
 
 export type { EnvelopeForm };
 

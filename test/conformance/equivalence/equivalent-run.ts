@@ -2,10 +2,9 @@
  * Runs the suite against the reference server directly and through the rewriting proxy, each time on a
  * fresh server, and gives the verdict per requirement, so a test can ask that a variant changes none.
  */
-import { builtInProfiles } from '../../../conformance/harness/profiles.js';
+import { builtInProfiles, type Profile } from '../../../conformance/harness/profiles.js';
 import type { RunResult } from '../../../conformance/harness/results.js';
 import { runConformance } from '../../../conformance/harness/runner.js';
-import type { Profile } from '../../../conformance/harness/profiles.js';
 import { keyA, keyB, type ReferenceTargetOptions, startReferenceTarget } from '../support/reference-target.js';
 import { startRewritingProxy, type Variant } from './proxy.js';
 
