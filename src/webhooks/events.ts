@@ -1,6 +1,7 @@
 /**
  * The webhook event catalogue (seed "Event types and data", "Envelope"): the event names, the four
- * published event lists and the envelope every delivery carries. The values are typed with the types
+ * published event lists and the envelopes a delivery carries, the seed's and the one of the service's
+ * current webhooks page (docs/webhooks.md). The values are typed with the types
  * generated from the contract, so the compiler refuses any list that drifts from it; the tests check the
  * same facts against the bundled document, `x-event-lists` of each webhook included.
  * @module

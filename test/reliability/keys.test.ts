@@ -100,6 +100,20 @@ describe('test and live keys', () => {
     expect(rotated.secret).toMatch(/^mcp_live_[A-Za-z0-9]{32}$/);
     expect(rotated.key.workspaceId).toBe(store().apiKeys.lookup(liveKey)?.workspaceId);
   });
+
+  test('the published prefix forms name their environment, keep it across a rotation, and a hint shows the prefix', () => {
+    const now = server.clock.now();
+    const live = store().apiKeys.lookup(liveKey)?.workspaceId ?? '';
+    // sk_<brand>_test_ is a test key whatever the brand; <two letters>_live_ a live one.
+    expect(() => store().apiKeys.add(live, 'sk_synth_test_sneakin0000000000001', now)).toThrow(/holds live keys/);
+    expect(store().apiKeys.add(live, 'sk_synth_live_branded0000000000001', now)).toMatchObject({ environment: 'live', hint: 'sk_synth_live_...0001' });
+    expect(store().apiKeys.add(live, 'sy_live_twoletters00000000000001', now)).toMatchObject({ environment: 'live', hint: 'sy_live_...0001' });
+    const rotated = store().apiKeys.rotate('sk_synth_live_branded0000000000001', now);
+    expect(rotated.secret).toMatch(/^sk_synth_live_[A-Za-z0-9]{32}$/);
+    // Still not keys: no environment word, or a secret too short.
+    expect(() => store().apiKeys.add(live, 'sk_synth_prod_0000000000000001', now)).toThrow(/prefix naming the environment/);
+    expect(() => store().apiKeys.add(live, 'sk_live_short', now)).toThrow(/prefix naming the environment/);
+  });
 });
 
 describe('rotation', () => {
