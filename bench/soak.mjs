@@ -111,7 +111,7 @@ async function soak() {
           response = await call(server.baseUrl, target.key, `/v1/sessions/${target.id}`);
           break;
         case 'long poll':
-          response = await call(server.baseUrl, target.key, `/v1/sessions/${target.id}?wait_ms=5000`);
+          response = await call(server.baseUrl, target.key, `/v1/sessions/${target.id}?wait_ms=100`);
           break;
         case 'event stream':
           response = await call(server.baseUrl, target.key, `/v1/sessions/${target.id}/events?finite=true`);

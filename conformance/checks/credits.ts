@@ -22,7 +22,7 @@ export const sessionCharge = defineCheck({
   async run(ctx) {
     const before = await readCredits(ctx.http);
     const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('credits'), 1));
-    const session = await waitForSession(ctx.http, ctx.clock, started.id, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
+    const session = await waitForSession(ctx.http, started.id, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
     const after = await readCredits(ctx.http);
     const charged = session['credits_charged'];
     const own = entriesOf(after, started.id);

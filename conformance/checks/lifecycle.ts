@@ -24,7 +24,7 @@ const finished = (session: SessionBody): boolean => terminalStatuses.has(String(
 
 async function completedSession(ctx: CheckContext, purpose: string): Promise<{ id: string; session: SessionBody }> {
   const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker(purpose), 1));
-  const session = await waitForSession(ctx.http, ctx.clock, started.id, finished, ctx.timeouts.sessionMs);
+  const session = await waitForSession(ctx.http, started.id, finished, ctx.timeouts.sessionMs);
   return { id: started.id, session };
 }
 
@@ -93,7 +93,7 @@ export const continueSession = defineCheck({
     if (!ctx.expect('LIFE-005', statusOf(answer) === 202, { kind: 'status', message: `continue answered ${statusOf(answer)}`, expected: 202, got: statusOf(answer), evidence: answer })) {
       return;
     }
-    const after = await waitForSession(ctx.http, ctx.clock, id, (body) => body.status === 'complete' && Number(body['current_round']) > rounds, ctx.timeouts.sessionMs).catch(() => undefined);
+    const after = await waitForSession(ctx.http, id, (body) => body.status === 'complete' && Number(body['current_round']) > rounds, ctx.timeouts.sessionMs).catch(() => undefined);
     const { exchange, session: last } = await readSession(ctx.http, id);
     ctx.expect('LIFE-005', after !== undefined && Number(last['rounds']) === rounds + 1 && Number(last['current_round']) === rounds + 1, { kind: 'state', message: 'the continued session did not complete round ' + String(rounds + 1), expected: { status: 'complete', rounds: rounds + 1, current_round: rounds + 1 }, got: { status: last.status, rounds: last['rounds'], current_round: last['current_round'] }, evidence: exchange }, `continued to round ${rounds + 1} and completed again`);
   },

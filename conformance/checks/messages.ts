@@ -19,7 +19,7 @@ async function messageRunningSession(ctx: CheckContext, sendBack: (synths: strin
     const body = startBodyA(ctx.target.synths, marker('messages'), rounds);
     const synths = body['synths'] as string[];
     const started = await startSession(ctx.http, ctx.contract, body);
-    const session = await waitForSession(ctx.http, ctx.clock, started.id, (read) => read.status === 'running' || terminalStatuses.has(String(read.status)), ctx.timeouts.sessionMs);
+    const session = await waitForSession(ctx.http, started.id, (read) => read.status === 'running' || terminalStatuses.has(String(read.status)), ctx.timeouts.sessionMs);
     const message = { content: `${marker('message')}: weigh the churn in the Nordics before deciding.`, send_back: sendBack(synths) };
     const answer = session.status === 'running' ? await ctx.http.post(`/v1/sessions/${started.id}/messages`, message) : undefined;
     if (answer !== undefined && statusOf(answer) !== 409) {
@@ -63,7 +63,7 @@ export const sendBackCheck = defineCheck({
       await discard(ctx.http, id);
       return;
     }
-    await waitForSession(ctx.http, ctx.clock, id, (read) => terminalStatuses.has(String(read.status)), ctx.timeouts.sessionMs);
+    await waitForSession(ctx.http, id, (read) => terminalStatuses.has(String(read.status)), ctx.timeouts.sessionMs);
     const { exchange, spoken } = await spokenMessages(ctx, id);
     const from = round as number;
     const count = (synth: string) => spoken.filter((entry) => entry.synth === synth && entry.round >= from).length;

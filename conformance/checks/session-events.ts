@@ -57,7 +57,7 @@ const isText = (value: unknown): boolean => typeof value === 'string' && value !
 
 async function completed(ctx: CheckContext, purpose: string, title = marker(purpose)): Promise<{ id: string; session: Record<string, unknown> }> {
   const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, title, 1));
-  const session = await waitForSession(ctx.http, ctx.clock, started.id, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
+  const session = await waitForSession(ctx.http, started.id, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
   return { id: started.id, session };
 }
 
@@ -125,7 +125,7 @@ export const reconvene = defineCheck({
       ctx.skip('SEVT-004', 'no session was reconvened');
       return;
     }
-    const after = await waitForSession(ctx.http, ctx.clock, newId!, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
+    const after = await waitForSession(ctx.http, newId!, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
     const { exchange } = await readSession(ctx.http, newId!);
     const sourceRounds = Number(source.session['rounds']);
     ctx.expect('SEVT-003', after['source_session_id'] === source.id && after.status === 'complete' && Number(after['current_round']) > sourceRounds, { kind: 'state', message: 'the reconvened session does not name its source, does not continue the round count, or did not run to its end', expected: { source_session_id: source.id, status: 'complete', current_round: `above ${sourceRounds}` }, got: { source_session_id: after['source_session_id'] ?? null, status: after.status, current_round: after['current_round'] ?? null }, evidence: exchange }, `reconvened into ${newId}, which names its source and completed round ${String(after['current_round'])}`);

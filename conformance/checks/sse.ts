@@ -139,7 +139,7 @@ export const resume = defineCheck({
       ctx.fail('SSE-004', { kind: 'sequence', message: `the client did not reconnect after the cut (${reading.ended}: ${reading.errors.join('; ')})`, expected: 'a second connection', got: reading.connections.length, evidence });
       return;
     }
-    await waitForSession(ctx.http, ctx.clock, session.id, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
+    await waitForSession(ctx.http, session.id, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
     const whole = await ctx.http.get(`/v1/sessions/${session.id}/events`, { query: { finite: 'true' }, timeoutMs: 10_000 });
     const recorded = parseEventStream(whole.response?.body ?? '').events.map((event) => `${event.id}:${event.event}`);
     const received = reading.events.map((event) => `${event.lastEventId}:${event.type}`);

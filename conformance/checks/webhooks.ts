@@ -95,6 +95,8 @@ export const delivery = defineCheck({
       const shapeOk = one.method === 'POST' && mediaTypeOf(one.headers['content-type']) === webhookContentType && one.headers['user-agent'] === webhookUserAgent && body !== undefined && event === bodyEvent;
       ctx.expect('HOOK-002', shapeOk, { kind: 'delivery', message: 'the delivery is not a JSON POST with the fixed User-Agent and a matching X-Service-Event', expected: { method: 'POST', contentType: webhookContentType, userAgent: webhookUserAgent, event: bodyEvent ?? null }, got: { method: one.method, contentType: one.headers['content-type'] ?? null, userAgent: one.headers['user-agent'] ?? null, event: event ?? null }, evidence: evidenceOne }, `${event} delivered as a JSON POST`);
       ctx.expect('HOOK-003', signatureValid(one, subscription.secret), { kind: 'signature', message: `${event}: X-Service-Signature does not verify`, expected: 'sha256=HMAC-SHA256(secret, "<timestamp>.<raw_body>")', got: header(one, deliveryHeaders.signature) ?? null, evidence: evidenceOne }, `${event}: the signature verifies`);
+      // A receiver checks the timestamp against its own clock (seed "Verification rules" 2), so the
+      // target signs on the wall clock whatever its time scale: the receiver's clock is the judge.
       const timestamp = Number(header(one, deliveryHeaders.timestamp));
       // Judged against the wall clock at arrival, never the target's simulated time: the receiver compares
       // the timestamp with its own clock (seed verification rule 2), whatever the target's time scale.

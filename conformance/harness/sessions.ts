@@ -9,7 +9,6 @@ import { type Exchange, jsonOf } from './exchange.js';
 import type { HttpClient } from './http.js';
 import { SetupFailure } from './observations.js';
 import type { StartVariant } from './profiles.js';
-import type { TargetClock } from './clock.js';
 
 export type SessionBody = Record<string, unknown> & { id?: string; status?: string };
 
@@ -93,11 +92,11 @@ export async function readSession(client: HttpClient, id: string, query?: Record
 
 /**
  * Long-polls the session until `ready` holds or `timeoutMs` of real time pass. Each poll asks the target
- * to hold for at most the remaining real time (converted to target time).
+ * to hold for at most the remaining real time, up to 5 s: `wait_ms` is wall-clock time whatever the
+ * target's time scale (docs/decisions.md "Time and other implementations").
  */
 export async function waitForSession(
   client: HttpClient,
-  clock: TargetClock,
   id: string,
   ready: (session: SessionBody) => boolean,
   timeoutMs: number,
@@ -105,7 +104,7 @@ export async function waitForSession(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const remaining = deadline - Date.now();
-    const waitMs = Math.max(0, Math.min(60_000, Math.floor(Math.min(remaining, 5_000) * clock.scale())));
+    const waitMs = Math.max(0, Math.floor(Math.min(remaining, 5_000)));
     const { session } = await readSession(client, id, { wait_ms: waitMs });
     if (ready(session)) {
       return session;

@@ -39,7 +39,7 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Webhook subscriptions › Verification rules 2',
     provenance: 'stated',
-    statement: 'X-Service-Timestamp is Unix seconds within 300 seconds of the wall clock at delivery, whatever the time scale of a simulated target.',
+    statement: 'X-Service-Timestamp is Unix seconds of the wall clock, within 300 seconds of the receiver\'s clock at delivery, whatever the target\'s time scale.',
     checks: ['webhooks.delivery'],
   },
   {

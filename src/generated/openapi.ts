@@ -3669,14 +3669,18 @@ export interface components {
         StartSessionResponse: components["schemas"]["StartSessionResponseA1"] | components["schemas"]["StartSessionResponseA2"] | components["schemas"]["StartSessionResponseB"];
         /**
          * StartSessionResponseA1
-         * @description Start response variant A1.
+         * @description Start response variant A1. It is told from A2 and B by its members (no `id`, no `task_id`), not by
+         *     refusing others: another implementation may add members (docs/decisions.md).
          */
         StartSessionResponseA1: {
             session_id: components["schemas"]["SessionId"];
+            id?: never;
+            task_id?: never;
         };
         /**
          * StartSessionResponseA2
-         * @description Start response variant A2.
+         * @description Start response variant A2. It is told from A1 and B by its members (`id`, no `session_id`), not by
+         *     refusing others: another implementation may add members (docs/decisions.md).
          */
         StartSessionResponseA2: {
             id: components["schemas"]["SessionIdPrefixed"];
@@ -3693,6 +3697,7 @@ export interface components {
              * @example http://127.0.0.1:8080/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E/outcomes
              */
             outcomes_url: string;
+            session_id?: never;
         };
         /**
          * StartSessionResponseB

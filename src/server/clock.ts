@@ -170,6 +170,21 @@ export function manualClock(startMs = Date.UTC(2026, 9, 1, 9, 0, 0)): ManualCloc
   };
 }
 
+/**
+ * The wall clock: real time, whatever `--time-scale` says. What a client measures with its own clock runs
+ * on it (the long-poll wait of `wait_ms`, webhook signature timestamps): docs/decisions.md "Simulated
+ * time and the wall clock".
+ */
+export const wallClock: Clock = {
+  now: () => Date.now(),
+  setTimer(delayMs, callback) {
+    const handle = setTimeout(callback, Math.max(0, delayMs));
+    // A pending wait must not keep the process alive on shutdown.
+    handle.unref();
+    return { cancel: () => clearTimeout(handle) };
+  },
+};
+
 /** ISO 8601 UTC with milliseconds, the timestamp form of the contract. */
 export function isoAt(epochMs: number): string {
   return new Date(epochMs).toISOString();

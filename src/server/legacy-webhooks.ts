@@ -8,7 +8,7 @@
  * subscriptions only, as the contract says.
  * @module
  */
-import { retrySchedules } from '../webhooks/retry.js';
+import { retrySchedules, type RetrySchedule } from '../webhooks/retry.js';
 import { createWebhookSecret } from '../webhooks/signing.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { Store } from './store/index.js';
@@ -54,6 +54,7 @@ export function configureLegacyWebhooks(
   store: Store,
   outbox: WebhookOutbox,
   settings: readonly LegacyWebhookSetting[],
+  schedule: RetrySchedule = retrySchedules.fourWaits,
 ): LegacyWebhook[] {
   return store.transaction(() => settings.map(({ apiKey, url, secret }) => {
     const key = store.apiKeys.lookup(apiKey);
@@ -72,8 +73,8 @@ export function configureLegacyWebhooks(
       url,
       secret: chosen,
       events: ['session.complete'],
-      // The contract does not show the legacy webhook's retries; it gets the subscriptions' default.
-      schedule: retrySchedules.fourWaits,
+      // The contract does not show the legacy webhook's retries; it gets the subscriptions' schedule.
+      schedule,
     });
     return { keyHint: key.hint, url, secret: chosen, secretIsNew: chosen !== kept };
   }));

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { loadContract } from '../contract/load.js';
+import { retryScheduleNames, type RetryScheduleName } from '../webhooks/retry.js';
 import { buildApp } from './app.js';
 import { isScaledClock, type Clock } from './clock.js';
 import { flooredScaledClock } from './clock-floor.js';
@@ -20,6 +21,8 @@ import { createStore } from './store/index.js';
 import type { Tier } from './store/workspaces.js';
 import type { EnvelopeForm } from '../webhooks/events.js';
 import { createTestControl, type TestControl } from './test-control/index.js';
+
+export type { RetryScheduleName } from '../webhooks/retry.js';
 
 export type { EnvelopeForm };
 
@@ -39,6 +42,11 @@ export interface ServerOptions {
   /** Simulated time runs this many times faster (ignored when `clock` is given). */
   timeScale?: number;
   clock?: Clock;
+  /**
+   * What a client times with its own clock runs on this one, whatever `timeScale` says: the long-poll wait
+   * and webhook signature timestamps (docs/decisions.md). Real time by default; tests may move it by hand.
+   */
+  wallClock?: Clock;
   /** Check every response against the contract (on in tests). */
   validateResponses?: boolean;
   /** Deliver webhooks to private and loopback addresses (local testing only). */
@@ -52,6 +60,11 @@ export interface ServerOptions {
    * and the fault switches under `/_test`, announced on the health probe. Never in production.
    */
   testControl?: boolean;
+  /**
+   * The published retry schedule of webhook deliveries, the seed's two variants: four waits (1, 5, 15, 60
+   * minutes; the default) or five (with 240). A subscription keeps the schedule it was created with.
+   */
+  webhookRetries?: RetryScheduleName;
   /** Deprecated per-key webhook URLs, each on a key of this server (kept in the store). */
   legacyWebhooks?: readonly LegacyWebhookSetting[];
   /** Also deliver every event of every workspace to this local URL, signed with its secret. */
@@ -90,10 +103,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? false,
     allowLoopbackWebhookUrls: options.allowLoopbackWebhookUrls ?? false,
     forwardWebhooks: forwarding,
+    retrySchedule: retryScheduleNames[options.webhookRetries ?? 'four-waits'],
     webhookEnvelope: options.webhookEnvelope ?? 'seed',
   };
   const testControl = options.testControl === true ? startTestControl(clock, () => services, () => keys) : undefined;
-  const services = createServices(document, store, clock, settings, () => baseUrl, onError, testControl?.postDelivery);
+  const services = createServices(document, store, clock, settings, () => baseUrl, onError, testControl?.postDelivery, options.wallClock);
   const provisioned = provisionKeys(store, options.apiKeys ?? [], {
     tier: options.tier ?? 'ultra',
     ...(options.startingCredits === undefined ? {} : { startingCredits: options.startingCredits }),
@@ -101,7 +115,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     now: clock.now(),
     onWorkspaceCreated: (workspace) => connectDemoTools(document, store, workspace.id, clock.now()),
   });
-  const legacyWebhooks = configureLegacyWebhooks(store, services.webhooks.outbox, options.legacyWebhooks ?? []);
+  const legacyWebhooks = configureLegacyWebhooks(store, services.webhooks.outbox, options.legacyWebhooks ?? [], settings.retrySchedule);
   // Workspace A's key first: the given keys in their order, or the one this start made up.
   const keys = (options.apiKeys ?? []).length > 0 ? (options.apiKeys ?? []) : provisioned.map((key) => key.secret);
   const violations: ResponseViolation[] = [];

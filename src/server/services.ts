@@ -4,9 +4,10 @@
  */
 import type { OpenApiDocument } from '../contract/load.js';
 import type { PostAttempt } from '../webhooks/dispatcher.js';
+import type { RetrySchedule } from '../webhooks/retry.js';
 import { createContractValidator, type ContractValidator } from '../contract/validator.js';
 import { apiVersions, type ApiVersions } from './api-version.js';
-import type { Clock } from './clock.js';
+import { wallClock as realWallClock, type Clock } from './clock.js';
 import type { Forwarding } from './forward-webhooks.js';
 import { cursorCodec, type CursorCodec } from './pagination.js';
 import { problemCatalogue, type ProblemCatalogue } from './problems.js';
@@ -30,6 +31,8 @@ export interface ServiceSettings {
   allowLoopbackWebhookUrls?: boolean;
   /** Also deliver every event to this local URL (`--forward-webhooks`). */
   forwardWebhooks?: Forwarding | undefined;
+  /** The published retry schedule every new subscription follows (seed "Delivery, retry and pause" 2). */
+  retrySchedule: RetrySchedule;
   /** The envelope of a webhook subscription that chose none; `seed` by default. */
   webhookEnvelope?: EnvelopeForm;
 }
@@ -42,6 +45,8 @@ export interface Services {
   rateLimits: RateLimiter;
   cursors: CursorCodec;
   clock: Clock;
+  /** Real time whatever the scale: what a client times with its own clock (`wait_ms`, signature timestamps). */
+  wallClock: Clock;
   store: Store;
   settings: ServiceSettings;
   webhooks: WebhookEvents;
@@ -62,6 +67,7 @@ export function createServices(
   onError: (error: unknown) => void,
   /** Sends each webhook attempt in place of the dispatcher (the test-only fault switches). */
   postDelivery?: PostAttempt,
+  wallClock: Clock = realWallClock,
 ): Services {
   const base = {
     document,
@@ -70,9 +76,11 @@ export function createServices(
     rateLimits: rateLimiter(document, memoryWindows()),
     cursors: cursorCodec(store.meta.cursorSecret()),
     clock,
+    wallClock,
     store,
     settings,
     webhooks: webhookEvents(store, clock, {
+      stampClock: wallClock,
       allowPrivate: settings.allowPrivateWebhookUrls,
       allowLoopback: settings.allowLoopbackWebhookUrls === true,
       onError,

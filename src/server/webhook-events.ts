@@ -55,6 +55,8 @@ export interface WebhookEventOptions {
   post?: PostAttempt | undefined;
   /** Also deliver every event to this local URL (`--forward-webhooks`). */
   forward?: Forwarding | undefined;
+  /** The wall clock signature timestamps are read from (receivers compare them with their own clock). */
+  stampClock?: Clock;
   /** The envelope of a subscription that chose none; `seed` by default. */
   defaultEnvelope?: EnvelopeForm;
 }
@@ -88,7 +90,7 @@ export function webhookEvents(store: Store, clock: Clock, options: WebhookEventO
     leaseTimer: realTimer,
     // Wall clock, for X-Service-Timestamp: receivers check it against their own clock within 300 s
     // (seed verification rule 2), whatever --time-scale does to simulated time (docs/decisions.md).
-    signingClock: realClock,
+    stampClock: options.stampClock ?? realClock,
     timer: {
       set: (callback, delayMs) => clock.setTimer(delayMs, callback),
       clear: (handle) => (handle as ClockTimer).cancel(),

@@ -25,7 +25,7 @@ export interface DispatcherOptions {
    * with its own wall clock (seed verification rule 2), so a server whose `clock` is simulated gives real
    * time here: a signature timestamp is transport, not simulation.
    */
-  signingClock?: Clock;
+  stampClock?: Clock;
   /** Deliver to private and loopback addresses: for local testing only. */
   allowPrivate?: boolean;
   /** Deliver to loopback addresses, other private ones still refused: for local testing only. */
@@ -85,7 +85,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     onError = (error: unknown) => process.emitWarning(error instanceof Error ? error : String(error)),
   } = options;
   const leaseClock = options.leaseClock ?? clock;
-  const signingClock = options.signingClock ?? clock;
+  const stampClock = options.stampClock ?? clock;
   const leaseTimer = options.leaseTimer ?? timer;
   const inFlightByTarget = new Map<string, number>();
   const running = new Set<Promise<void>>();
@@ -103,7 +103,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
       secret: target.secret,
       event: delivery.event,
       deliveryId: delivery.id,
-      timestamp: Math.floor(signingClock.now() / 1000),
+      timestamp: Math.floor(stampClock.now() / 1000),
       body,
     });
     const post = options.post ?? postDelivery;

@@ -16,6 +16,10 @@ export const retrySchedules: {
   fiveWaits: { waits_minutes: [1, 5, 15, 60, 240], max_attempts: 6, span_minutes: 321 },
 };
 
+/** The schedules by the names the conformance profiles and `boardkit serve --webhook-retries` use. */
+export const retryScheduleNames = { 'four-waits': retrySchedules.fourWaits, 'five-waits': retrySchedules.fiveWaits } as const;
+export type RetryScheduleName = keyof typeof retryScheduleNames;
+
 const minute = 60_000;
 
 /**

@@ -193,7 +193,8 @@ async function settled(server: ChildServer, planned: PlannedStart, limitMs: numb
   const deadline = Date.now() + limitMs;
   const id = planned.sessionId as string;
   for (;;) {
-    const session = (await (await call(server, `/v1/sessions/${id}?wait_ms=60000`, { apiKey: planned.apiKey })).json()) as SessionView;
+    // `wait_ms` is wall-clock time: a session already terminal holds the poll for all of it.
+    const session = (await (await call(server, `/v1/sessions/${id}?wait_ms=1000`, { apiKey: planned.apiKey })).json()) as SessionView;
     if ((terminal as readonly string[]).includes(session.status)) {
       return session;
     }

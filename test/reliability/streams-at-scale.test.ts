@@ -78,14 +78,14 @@ test('1,000 long polls are all answered by the change they wait for', async () =
   const id = await startSession(server, lineupStart(1, { title: 'A thousand pollers' }));
   const initial = storedSession(server, id);
   const before = heapAfterCollection();
-  const timers = server.clock.pending();
+  const timers = server.wallClock.pending();
   const polls = Array.from({ length: clients }, async () => {
     const response = await server.request(`/v1/sessions/${id}?wait_ms=60000`);
     expect(response.status).toBe(200);
     return (await response.json()) as { status: string; v4_phase: string; current_round: number };
   });
-  // Each poll waits on a timer of the server clock: all of them are waiting once there are 1,000 more.
-  await waitFor(() => server.clock.pending() >= timers + clients, 60_000);
+  // Each poll waits on a timer of the server's wall clock: all of them are waiting once there are 1,000 more.
+  await waitFor(() => server.wallClock.pending() >= timers + clients, 60_000);
   const waiting = heapAfterCollection();
   const startedAt = server.clock.now();
 

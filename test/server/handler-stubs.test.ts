@@ -23,6 +23,7 @@ import { notImplemented } from '../../src/server/not-implemented.js';
 import { buildApp } from '../../src/server/app.js';
 import { manualClock } from '../../src/server/clock.js';
 import type { ResponseViolation } from '../../src/server/response-validation.js';
+import { retrySchedules } from '../../src/webhooks/retry.js';
 import { createServices } from '../../src/server/services.js';
 import { createStore } from '../../src/server/store/index.js';
 
@@ -186,7 +187,7 @@ test('an unwritten handler answers 501, and response checking reports it', async
     loadContract(),
     store,
     manualClock(),
-    { heartbeatMs: 15_000, region: 'US-East', allowPrivateWebhookUrls: false },
+    { heartbeatMs: 15_000, region: 'US-East', allowPrivateWebhookUrls: false, retrySchedule: retrySchedules.fourWaits },
     () => 'http://127.0.0.1',
     () => undefined,
   );

@@ -11,6 +11,7 @@ import { manualClock } from '../../src/server/clock.js';
 import type { Handler, HandlerMap, OperationId, Reply } from '../../src/server/handler-types.js';
 import { handlers } from '../../src/server/handlers/index.js';
 import type { ResponseViolation } from '../../src/server/response-validation.js';
+import { retrySchedules } from '../../src/webhooks/retry.js';
 import { createServices } from '../../src/server/services.js';
 import { createStore } from '../../src/server/store/index.js';
 import { provisionKeys } from '../../src/server/provisioning.js';
@@ -73,7 +74,7 @@ describe('at run time', () => {
       document,
       store,
       clock,
-      { heartbeatMs: 15_000, region: 'US-East', allowPrivateWebhookUrls: false },
+      { heartbeatMs: 15_000, region: 'US-East', allowPrivateWebhookUrls: false, retrySchedule: retrySchedules.fourWaits },
       () => 'http://127.0.0.1',
       () => undefined,
     );

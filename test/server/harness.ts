@@ -13,6 +13,11 @@ export interface TestServer {
   server: RunningServer;
   baseUrl: string;
   clock: ManualClock;
+  /**
+   * The server's wall clock (long-poll waits, signature timestamps), moved by hand too; it starts at the
+   * real time, so receivers that check signature timestamps against their own clock accept them.
+   */
+  wallClock: ManualClock;
   /** A test key in its own workspace, and a second one in another workspace. */
   key: string;
   otherKey: string;
@@ -30,6 +35,7 @@ export async function startTestServer(
   options: Partial<ServerOptions> & { dbFile?: string; keepDb?: boolean } = {},
 ): Promise<TestServer> {
   const clock = (options.clock as ManualClock | undefined) ?? manualClock();
+  const wallClock = (options.wallClock as ManualClock | undefined) ?? manualClock(Date.now());
   const folder = options.dbFile === undefined ? mkdtempSync(join(tmpdir(), 'boardkit-server-')) : undefined;
   const dbFile = options.dbFile ?? join(folder ?? '', 'board.db');
   const errors: unknown[] = [];
@@ -39,6 +45,7 @@ export async function startTestServer(
     ...options,
     db: dbFile,
     clock,
+    wallClock,
     validateResponses: true,
     onError: (error) => errors.push(error),
   });
@@ -46,6 +53,7 @@ export async function startTestServer(
     server,
     baseUrl: server.baseUrl,
     clock,
+    wallClock,
     key: testKey,
     otherKey: otherTestKey,
     dbFile,
@@ -140,9 +148,14 @@ export async function waitFor(condition: () => boolean, limitMs = 5_000): Promis
   }
 }
 
-/** Resolves once the server has put one more timer on its clock than `before` (a long poll or stream is waiting). */
+/** Resolves once the server has put one more timer on its clock than `before` (a stream is waiting). */
 export function waitForTimer(server: TestServer, before: number): Promise<void> {
   return waitFor(() => server.clock.pending() > before);
+}
+
+/** Resolves once the server has put one more timer on its wall clock than `before` (a long poll is waiting). */
+export function waitForPoll(server: TestServer, before: number): Promise<void> {
+  return waitFor(() => server.wallClock.pending() > before);
 }
 
 /**

@@ -142,9 +142,10 @@ describe('boardkit serve', () => {
     });
     const { id } = (await started.json()) as { id: string };
     let session = { status: 'running', v4_phase: '' };
-    // Each long poll waits at most 60 s of simulated time: a tenth of a second here.
+    // A long poll waits in wall-clock time whatever the scale; the run's minutes of simulated time pass in
+    // well under the one second each poll may hold.
     for (let polls = 0; session.status !== 'complete' && polls < 100; polls += 1) {
-      const response = await fetch(`${server.baseUrl}/v1/sessions/${id}?wait_ms=60000`, { headers: { authorization: `Bearer ${key}` } });
+      const response = await fetch(`${server.baseUrl}/v1/sessions/${id}?wait_ms=1000`, { headers: { authorization: `Bearer ${key}` } });
       session = (await response.json()) as typeof session;
     }
     expect(session).toMatchObject({ status: 'complete', v4_phase: 'done' });

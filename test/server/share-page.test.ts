@@ -86,7 +86,7 @@ describe('a public link', () => {
       expect.objectContaining({ event: 'share.viewed', data: expect.objectContaining({ view_count: 2 }) }),
     ]);
     const [first] = views;
-    expect(verifyDelivery({ secret: signingSecret, rawBody: first?.rawBody ?? '', headers: first?.headers ?? {} })).toEqual({ ok: true });
+    expect(verifyDelivery({ secret: signingSecret, rawBody: first?.rawBody ?? '', headers: first?.headers ?? {}, now: server.wallClock.now() })).toEqual({ ok: true });
     expect(theirs.deliveries).toEqual([]);
   });
 

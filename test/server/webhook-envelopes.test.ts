@@ -73,7 +73,7 @@ describe('the envelope of a subscription', () => {
       expect(Object.keys(body)).toEqual(['id', 'type', 'created_at', 'data', 'delivery_attempt', 'api_version']);
       expect(body).toMatchObject({ id: expect.stringMatching(/^evt_/), created_at: expect.stringMatching(/\.\d{3}Z$/), delivery_attempt: 1, api_version: '2026-10-01' });
       expect(delivery.headers['x-service-event']).toBe(body['type']);
-      expect(verifyDelivery({ secret: published.secret, rawBody: delivery.rawBody, headers: delivery.headers, now: Date.now() })).toEqual({ ok: true });
+      expect(verifyDelivery({ secret: published.secret, rawBody: delivery.rawBody, headers: delivery.headers, now: server.wallClock.now() })).toEqual({ ok: true });
     }
     expect(new Set(publishedBodies.map((delivery) => bodyOf(delivery)['id'])).size).toBe(2);
     // The same events, the same data: only the envelope differs.
@@ -105,7 +105,7 @@ describe('the envelope of a subscription', () => {
     const withoutAttempt = ({ delivery_attempt: _attempt, ...rest }: Record<string, unknown>): Record<string, unknown> => rest;
     expect(withoutAttempt(second?.body ?? {})).toEqual(withoutAttempt(first?.body ?? {}));
     for (const { delivery } of [first, second].flatMap((one) => (one === undefined ? [] : [one]))) {
-      expect(verifyDelivery({ secret, rawBody: delivery.rawBody, headers: delivery.headers, now: Date.now() })).toEqual({ ok: true });
+      expect(verifyDelivery({ secret, rawBody: delivery.rawBody, headers: delivery.headers, now: server.wallClock.now() })).toEqual({ ok: true });
     }
     await (await server.request(`/v1/webhooks/${id}`, { method: 'DELETE' })).arrayBuffer();
   });

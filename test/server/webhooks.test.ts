@@ -94,7 +94,7 @@ describe('deliveries', () => {
     const mine = receiver.deliveries.filter((delivery) => delivery.body.data['session_id'] === id);
     expect(mine.map((delivery) => delivery.body.event)).toEqual(['session.created', 'session.complete']);
     for (const delivery of mine) {
-      expect(verifyDelivery({ secret, rawBody: delivery.rawBody, headers: delivery.headers })).toEqual({ ok: true });
+      expect(verifyDelivery({ secret, rawBody: delivery.rawBody, headers: delivery.headers, now: server.wallClock.now() })).toEqual({ ok: true });
       expect(delivery.headers['x-service-event']).toBe(delivery.body.event);
       expect(delivery.headers['x-service-delivery-id']).toMatch(/^dlv_/);
       expect(delivery.headers['user-agent']).toBe('Service-Webhooks/1.0');

@@ -9,7 +9,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { startingCredits } from '../../server/provisioning.js';
 import { defaultKeptSessions } from '../../server/store/session-answers.js';
 import { tiers, type Tier } from '../../server/store/workspaces.js';
-import type { EnvelopeForm } from '../../server/server.js';
+import type { EnvelopeForm, RetryScheduleName } from '../../server/server.js';
 import { runUntilStopped } from '../serving.js';
 
 interface ServeOptions {
@@ -23,6 +23,7 @@ interface ServeOptions {
   timeScale: number;
   allowPrivateWebhookUrls: boolean;
   allowLoopbackWebhooks: boolean;
+  webhookRetries: RetryScheduleName;
   webhookEnvelope: EnvelopeForm;
   testControl: boolean;
   legacyWebhook: string[];
@@ -88,6 +89,11 @@ export function serveCommand(): Command {
     .option('--allow-private-webhook-urls', 'deliver webhooks to loopback and private addresses (local testing only)', false)
     .option('--allow-loopback-webhooks', 'deliver webhooks to loopback addresses, other private ones still refused (local testing only)', false)
     .addOption(
+      new Option('--webhook-retries <schedule>', "the seed's retry schedule of webhook deliveries: 1, 5, 15, 60 min, or with 240 min")
+        .choices(['four-waits', 'five-waits'] satisfies RetryScheduleName[])
+        .default('four-waits'),
+    )
+    .addOption(
       new Option('--webhook-envelope <form>', 'envelope of the webhook subscriptions that choose none (seed, or published: the service\'s webhooks page)')
         .choices(['seed', 'published'] satisfies EnvelopeForm[])
         .default('seed'),
@@ -116,6 +122,7 @@ export function serveCommand(): Command {
         timeScale: options.timeScale,
         allowPrivateWebhookUrls: options.allowPrivateWebhookUrls,
         allowLoopbackWebhookUrls: options.allowLoopbackWebhooks,
+        webhookRetries: options.webhookRetries,
         webhookEnvelope: options.webhookEnvelope,
         testControl: options.testControl,
         legacyWebhooks: parseLegacyWebhookFlags(options.legacyWebhook, options.apiKey),

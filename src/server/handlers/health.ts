@@ -1,11 +1,10 @@
 /**
  * `GET /v1/health`: the unauthenticated probe (seed "Authentication" 9). It names the version and the
  * published variants this deployment follows: webhook event list variant 1 (the six events of the seed's
- * event table) and the four-wait retry schedule.
+ * event table) and its retry schedule (four waits unless started with five).
  * @module
  */
 import { webhookEventLists } from '../../webhooks/events.js';
-import { retrySchedules } from '../../webhooks/retry.js';
 import { isoAt } from '../clock.js';
 import type { Handler } from '../handler-types.js';
 
@@ -17,6 +16,6 @@ export const getHealth: Handler<'getHealth'> = (_request, { services }) => ({
     time: isoAt(services.clock.now()),
     region: services.settings.region,
     webhook_event_list: webhookEventLists[1],
-    webhook_retry_schedule: retrySchedules.fourWaits,
+    webhook_retry_schedule: services.settings.retrySchedule,
   },
 });

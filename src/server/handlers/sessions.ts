@@ -102,23 +102,28 @@ function progressOf(session: StoredSession): string {
   return `${session.status}/${session.v4_phase}/${session.current_round}`;
 }
 
-/** `getSession` with `wait_ms`: answers once the session's progress changes, or when the wait is over. */
+/**
+ * `getSession` with `wait_ms`: answers once the session's progress changes, or when the wait is over.
+ * The wait is wall-clock milliseconds whatever the time scale: the client holding the request times it
+ * with its own clock (docs/decisions.md "Time and other implementations").
+ */
 const longPoll: Handler<'getSession'> = async ({ path, query }, context) => {
   const { services } = context;
+  const { wallClock } = services;
   const waitMs = query.wait_ms ?? 0;
   let row = requireSession(context, path.id);
   const seen = progressOf(row.session);
-  const deadline = services.clock.now() + waitMs;
+  const deadline = wallClock.now() + waitMs;
   const waiting = new AbortController();
   const signal = AbortSignal.any([waiting.signal, context.signal]);
   try {
-    while (!signal.aborted && services.clock.now() < deadline) {
+    while (!signal.aborted && wallClock.now() < deadline) {
       const changed = services.changes.next(row.id, signal);
       const current = requireSession(context, path.id);
       if (progressOf(current.session) !== seen) {
         break;
       }
-      await Promise.race([changed, sleep(services.clock, deadline - services.clock.now(), signal)]);
+      await Promise.race([changed, sleep(wallClock, deadline - wallClock.now(), signal)]);
     }
   } finally {
     waiting.abort();

@@ -5,7 +5,6 @@
  * @module
  */
 import { breakerFields, toAttemptResource, type TargetState } from '../../webhooks/outbox.js';
-import { retrySchedules } from '../../webhooks/retry.js';
 import { createWebhookSecret } from '../../webhooks/signing.js';
 import type { EnvelopeForm } from '../../webhooks/events.js';
 import type { components } from '../../generated/openapi.js';
@@ -72,7 +71,7 @@ export const createWebhook: Handler<'createWebhook'> = ({ body }, context) => {
       url: body.url,
       secret,
       events: body.events,
-      schedule: retrySchedules.fourWaits,
+      schedule: context.services.settings.retrySchedule,
     });
   });
   return {

@@ -4,6 +4,7 @@
  * control and the fault switches, served by the server itself), and webhooks delivered to loopback.
  */
 import { startServer, type EnvelopeForm, type RunningServer } from '../../../src/server/server.js';
+import type { RetryScheduleName } from '../../../src/webhooks/retry.js';
 
 export const keyA = 'sk_test_conformanceworkspacea0001';
 export const keyB = 'sk_test_conformanceworkspaceb0002';
@@ -16,6 +17,8 @@ export interface ReferenceTarget {
 
 export interface ReferenceTargetOptions {
   timeScale?: number;
+  /** The seed's retry schedule the server follows (four waits by default). */
+  webhookRetries?: RetryScheduleName;
   /** The envelope of the suite's subscriptions, which choose none: the seed's (default) or the published one. */
   webhookEnvelope?: EnvelopeForm;
 }
@@ -27,6 +30,7 @@ export async function startReferenceTarget(options: ReferenceTargetOptions = {})
     db: ':memory:',
     apiKeys: [keyA, keyB],
     timeScale: options.timeScale ?? 250,
+    ...(options.webhookRetries === undefined ? {} : { webhookRetries: options.webhookRetries }),
     testControl: true,
     // The suite's receiver listens on loopback; every other private address stays refused, and HOOK-011
     // names the receiver by 0.0.0.0, which the guard refuses even so.

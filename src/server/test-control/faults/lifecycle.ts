@@ -21,9 +21,14 @@ export const lifecycleFaults: Fault[] = [
   {
     name: 'start-unpublished-variant',
     breaks: ['LIFE-001', 'LIFE-002'],
+    // Unknown members are allowed; an A2 that also carries `session_id` is no published variant, and a B
+    // without `task_id` is A1, which the reference profile does not allow for a brief.
     response: (request, response) =>
       is(request, 'POST', /^\/v1\/sessions$/) && response.status === 202
-        ? editJson(response, (body) => ((body['queue_position'] = 1), delete body['task_id']))
+        ? editJson(response, (body) => {
+            body['session_id'] ??= body['id'];
+            delete body['task_id'];
+          })
         : undefined,
   },
   {

@@ -1,0 +1,16 @@
+/**
+ * The rows of the variant table that need the contract and the suite to take what the service publishes
+ * beyond the seed (variants.ts `openContractVariants`): the published webhook envelopes, and unknown
+ * members in every answer. Each must get the verdict the reference server gets on its own.
+ */
+import { describe, expect, test } from 'vitest';
+import { verdict } from './equivalent-run.js';
+import { openContractVariants } from './variants.js';
+
+describe('another correct implementation of the published service gets the same verdict', () => {
+  test.each(openContractVariants.map((row) => [row.name, row] as const))('%s', async (_, row) => {
+    const expected = await verdict(undefined, row.only);
+    expect(expected.exitCode).toBe(0);
+    expect(await verdict(row.variant, row.only, row.server)).toEqual(expected);
+  }, 240_000);
+});

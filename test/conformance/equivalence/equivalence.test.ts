@@ -1,0 +1,27 @@
+/**
+ * The suite is fair to other correct implementations: through a rewriting proxy the reference server
+ * answers in each way of the variant table (variants.ts) that the seed and the standards allow, and the
+ * suite's verdict on every requirement is the same as on the server itself.
+ */
+import { describe, expect, test } from 'vitest';
+import { variants } from './variants.js';
+import { verdict, type Verdict } from './equivalent-run.js';
+
+const direct = new Map<string, Promise<Verdict>>();
+
+/** The direct verdict for a selection, run once per selection. */
+function directVerdict(only: readonly string[] | undefined): Promise<Verdict> {
+  const key = only?.join(',') ?? '*';
+  if (!direct.has(key)) {
+    direct.set(key, verdict(undefined, only));
+  }
+  return direct.get(key)!;
+}
+
+describe('another correct implementation gets the same verdict', () => {
+  test.each(variants.map((row) => [row.name, row] as const))('%s', async (_, row) => {
+    const expected = await directVerdict(row.only);
+    expect(expected.exitCode).toBe(0);
+    expect(await verdict(row.variant, row.only, row.server)).toEqual(expected);
+  }, 240_000);
+});

@@ -1,0 +1,47 @@
+/**
+ * Runs the suite against the reference server directly and through the rewriting proxy, each time on a
+ * fresh server, and gives the verdict per requirement, so a test can ask that a variant changes none.
+ */
+import { builtInProfiles, type Profile } from '../../../conformance/harness/profiles.js';
+import type { RunResult } from '../../../conformance/harness/results.js';
+import { runConformance } from '../../../conformance/harness/runner.js';
+import { keyA, keyB, type ReferenceTargetOptions, startReferenceTarget } from '../support/reference-target.js';
+import { startRewritingProxy, type Variant } from './proxy.js';
+
+/** Every published variant accepted, the rate limits included: what another implementation is held to. */
+export const everyVariant: Profile = builtInProfiles['full']!;
+
+export interface Verdict {
+  exitCode: number;
+  /** Requirement id → status, and the first failure's message for one that did not pass. */
+  statuses: Record<string, string>;
+}
+
+function verdictOf(result: RunResult): Verdict {
+  return {
+    exitCode: result.exitCode,
+    statuses: Object.fromEntries(
+      result.requirements.map((requirement) => [
+        requirement.id,
+        // A MAY left out (a variant without the optional member) fails nothing: pass or skip, same verdict.
+        requirement.level === 'MAY' && (requirement.status === 'pass' || requirement.status === 'skip')
+          ? 'no failure'
+          : requirement.status === 'pass'
+            ? 'pass'
+            : `${requirement.status}: ${requirement.reason ?? requirement.observations.find((one) => one.outcome !== 'pass')?.message ?? ''}`,
+      ]),
+    ),
+  };
+}
+
+/** The suite's verdict on the reference server (started with `server`), through `variant` when given. */
+export async function verdict(variant: Variant | undefined, only?: readonly string[], server: ReferenceTargetOptions = {}, profile: Profile = everyVariant): Promise<Verdict> {
+  const target = await startReferenceTarget(server);
+  const proxy = variant === undefined ? undefined : await startRewritingProxy(target.baseUrl, variant);
+  try {
+    return verdictOf(await runConformance({ target: proxy?.baseUrl ?? target.baseUrl, apiKey: keyA, apiKeyB: keyB, profile, ...(only === undefined ? {} : { only }) }));
+  } finally {
+    await proxy?.close();
+    await target.close();
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The table of other correct implementations: each row is one way the service may answer that the seed
+ * (or HTTP, RFC 9457, the event-stream format) allows and the reference server does not take, with the
+ * requirements it can touch (`only`; none means the whole suite).
+ */
+import { createHash } from 'node:crypto';
+import type { ReferenceTargetOptions } from '../support/reference-target.js';
+import type { Variant } from './proxy.js';
+
+export interface VariantRow {
+  name: string;
+  /** How the proxy rewrites the answers; none when the server itself makes the choice. */
+  variant?: Variant;
+  /** A choice the reference server offers itself (an honest retry schedule cannot be faked by a proxy). */
+  server?: ReferenceTargetOptions;
+  /** Requirement IDs or categories the row can affect; the whole suite when absent. */
+  only?: readonly string[];
+}
+
+type Json = unknown;
+
+/** Applies `edit` to every object of `value`, inner ones first; free-form `metadata` maps are left as sent. */
+function everyObject(value: Json, edit: (object: Record<string, Json>) => Record<string, Json>): Json {
+  if (Array.isArray(value)) {
+    return value.map((item) => everyObject(item, edit));
+  }
+  if (value === null || typeof value !== 'object') {
+    return value;
+  }
+  const entries = Object.entries(value).map(([key, inner]) => [key, key === 'metadata' ? inner : everyObject(inner, edit)] as const);
+  return edit(Object.fromEntries(entries));
+}
+
+const withUnknownMembers = (value: Json): Json => everyObject(value, (object) => ({ ...object, x_added_later: { note: 'a member this kit does not know' } }));
+
+/** Rewrites the JSON of every `data:` line of an event-stream block. */
+function eachData(block: string, edit: (data: Json) => Json): string {
+  return block.replace(/^data: ?(.*)$/gm, (line, data: string) => {
+    try {
+      return `data: ${JSON.stringify(edit(JSON.parse(data) as Json))}`;
+    } catch {
+      return line;
+    }
+  });
+}
+
+const isProblem = (body: Json): body is Record<string, Json> =>
+  body !== null && typeof body === 'object' && typeof (body as { type?: unknown }).type === 'string' && typeof (body as { status?: unknown }).status === 'number';
+
+/** A session id of the published `ses_` form and a UUID, the form of the seed's webhook data, both ways. */
+function uuidIds(): Variant {
+  const toUuid = new Map<string, string>();
+  const toPublished = new Map<string, string>();
+  const uuidOf = (id: string): string => {
+    const hex = createHash('sha256').update(id).digest('hex');
+    const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+    toUuid.set(id, uuid);
+    toPublished.set(uuid, id);
+    return uuid;
+  };
+  const outward = (text: string): string => text.replace(/ses_[0-9A-Za-z]{26}/g, (id) => toUuid.get(id) ?? uuidOf(id));
+  return {
+    request: (text) => text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}/g, (uuid) => toPublished.get(uuid) ?? uuid),
+    text: outward,
+    delivery: (body) => JSON.parse(outward(JSON.stringify(body))) as Json,
+  };
+}
+
+/** A lineup start answered with A1, `{session_id}`, in place of A2. */
+function startResponseA1(body: Json, { method, path, status }: { method: string; path: string; status: number }): Json {
+  const id = (body as { id?: unknown } | null)?.id;
+  return method === 'POST' && /^\/v1\/sessions(\?|$)/.test(path) && status === 202 && typeof id === 'string' ? { session_id: id } : body;
+}
+
+const upper = (name: string): string => name.toUpperCase();
+const trainCase = (name: string): string => name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+
+export const variants: readonly VariantRow[] = [
+  {
+    name: 'problem type URIs on another host with the same last segment',
+    variant: {
+      json: (body) => (isProblem(body) ? { ...body, type: `https://errors.another-host.example/docs/problems/${String(body.type).split('/').pop() ?? ''}` } : body),
+    },
+  },
+  {
+    name: 'Content-Type with a charset on every answer',
+    variant: { contentType: (value) => (/;\s*charset=/i.test(value) ? value : `${value}; charset=utf-8`) },
+  },
+  {
+    name: 'Content-Type without a charset on any answer',
+    variant: { contentType: (value) => value.split(';')[0]!.trim() },
+  },
+  { name: 'header names in upper case', variant: { headerName: upper } },
+  { name: 'header names in Train-Case', variant: { headerName: trainCase } },
+  {
+    name: 'JSON with keys in reverse order, pretty-printed',
+    variant: {
+      json: (body) => everyObject(body, (object) => Object.fromEntries(Object.entries(object).reverse())),
+      serialise: (body) => `${JSON.stringify(body, null, 2)}\n`,
+    },
+  },
+  { name: 'chunked bodies', variant: { chunks: 3 } },
+  {
+    name: 'event streams with comment lines',
+    variant: { stream: (block) => [`: ${'-'.repeat(8)} a comment before the event\n${block.replace(/^(data:.*)$/gm, ': a comment between fields\n$1')}`] },
+    only: ['sse', 'contract'],
+  },
+  {
+    name: 'event streams with CRLF line endings',
+    variant: { stream: (block) => [block.replace(/\r?\n/g, '\r\n')] },
+    only: ['sse', 'contract'],
+  },
+  {
+    name: 'event streams with every event split across writes',
+    variant: { stream: (block) => block.match(/[\s\S]{1,7}/g) ?? [block] },
+    only: ['sse', 'contract'],
+  },
+  { name: 'start response A1 (session_id only)', variant: { json: startResponseA1 } },
+  {
+    name: '429 body without retry_after_s',
+    variant: {
+      json: (body, { status }) => (status === 429 && isProblem(body) ? Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'retry_after_s')) : body),
+    },
+    only: ['rate-limits', 'problems'],
+  },
+  { name: 'the five-wait retry schedule (1, 5, 15, 60, 240 minutes)', server: { webhookRetries: 'five-waits' }, only: ['webhooks'] },
+  // A2's id has the `ses_` shape (seed "Session start response"), so an implementation with UUID session
+  // ids answers a lineup start with A1 (docs/decisions.md "Time and other implementations").
+  { name: 'session ids as UUIDs, starts answered A1', variant: { ...uuidIds(), json: startResponseA1 } },
+];
+
+/** A delivery in the service's published envelope (published-service facts), full or per-event short. */
+function publishedEnvelope(form: 'full' | 'short'): Variant {
+  const attempts = new Map<string, number>();
+  return {
+    delivery(body, headers) {
+      const deliveryId = String(headers['x-service-delivery-id'] ?? '');
+      const attempt = (attempts.get(deliveryId) ?? 0) + 1;
+      attempts.set(deliveryId, attempt);
+      // One event keeps its id over its retries, as the delivery keeps its delivery id.
+      const id = `evt_${createHash('sha256').update(deliveryId).digest('hex').slice(0, 24)}`;
+      const short = { id, type: body['event'], data: body['data'] };
+      return form === 'short' ? short : { ...short, created_at: body['at'] ?? new Date().toISOString(), delivery_attempt: attempt, api_version: '2026-10-01' };
+    },
+  };
+}
+
+/**
+ * Rows that hold once the contract and the suite take what the service publishes beyond the seed: the
+ * published webhook envelope, and unknown members in every answer (the variant schemas that are told
+ * apart by `additionalProperties: false` must be told apart by their members instead).
+ */
+export const openContractVariants: readonly VariantRow[] = [
+  {
+    name: 'extra unknown members in every JSON body, problem, event and delivery',
+    variant: { json: withUnknownMembers, stream: (block) => [eachData(block, withUnknownMembers)], delivery: (body) => withUnknownMembers(body) },
+  },
+  { name: 'webhooks in the published envelope', variant: publishedEnvelope('full'), only: ['webhooks', 'isolation'] },
+  { name: 'webhooks in the published per-event envelope (id, type, data)', variant: publishedEnvelope('short'), only: ['webhooks', 'isolation'] },
+];

@@ -1,0 +1,74 @@
+/**
+ * The suite against the reference server sped up 1000 times. Without the time control the suite cannot
+ * know the target's speed, so it must judge only what holds at any speed: `wait_ms` and signature
+ * timestamps are wall-clock (docs/decisions.md "Time and other implementations"), and a requirement
+ * that needs the target's time is skipped with its reason, never failed. With the time control the whole
+ * suite passes at that speed too.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { builtInProfiles } from '../../conformance/harness/profiles.js';
+import type { RunResult } from '../../conformance/harness/results.js';
+import { runConformance } from '../../conformance/harness/runner.js';
+import { startServer, type RunningServer } from '../../src/server/server.js';
+import { keyA, keyB, startReferenceTarget, type ReferenceTarget } from './support/reference-target.js';
+
+const timeScale = 1000;
+
+function notPassed(result: RunResult): string[] {
+  return result.requirements
+    .filter((requirement) => requirement.level !== 'MAY' && requirement.status !== 'pass')
+    .map((requirement) => `${requirement.id} ${requirement.status}: ${requirement.reason ?? requirement.observations.find((one) => one.outcome === 'fail')?.message ?? ''}`);
+}
+
+describe(`the reference server at --time-scale ${timeScale} without the time control`, () => {
+  let server: RunningServer;
+  let result: RunResult;
+
+  beforeAll(async () => {
+    server = await startServer({ host: '127.0.0.1', port: 0, db: ':memory:', apiKeys: [keyA, keyB], timeScale, allowLoopbackWebhookUrls: true, onError: () => undefined });
+    result = await runConformance({ target: server.baseUrl, apiKey: keyA, apiKeyB: keyB, profile: builtInProfiles['full']! });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  test('the suite finds no time control, and no MUST or SHOULD requirement fails or errors', () => {
+    expect(result.target).toMatchObject({ live: true, testControl: false });
+    expect(notPassed(result).filter((line) => !line.includes(' skip: '))).toEqual([]);
+    expect(result.exitCode).toBe(0);
+  });
+
+  test('the long polls and the signature timestamps are judged, not skipped', () => {
+    const status = Object.fromEntries(result.requirements.map((requirement) => [requirement.id, requirement.status]));
+    expect({ poll: [status['POLL-001'], status['POLL-002']], timestamp: status['HOOK-004'] }).toEqual({ poll: ['pass', 'pass'], timestamp: 'pass' });
+  });
+
+  test('what needs the target\'s time is skipped with a reason', () => {
+    const skipped = result.requirements.filter((requirement) => requirement.status === 'skip');
+    expect(skipped.map((requirement) => requirement.id)).toEqual(expect.arrayContaining(['IDEM-007', 'HOOK-009', 'RATE-001']));
+    expect(skipped.filter((requirement) => (requirement.reason ?? '') === '')).toEqual([]);
+    // A minute's window passes in 60 ms: the quota can never be spent, and the suite says so.
+    expect(skipped.find((requirement) => requirement.id === 'RATE-001')?.reason).toMatch(/^the quota window started again \d+ times during a burst of \d+ requests: the target's clock runs faster than real time/);
+  });
+});
+
+describe(`the reference server at --time-scale ${timeScale} with the time control`, () => {
+  let target: ReferenceTarget;
+  let result: RunResult;
+
+  beforeAll(async () => {
+    target = await startReferenceTarget({ timeScale });
+    result = await runConformance({ target: target.baseUrl, apiKey: keyA, apiKeyB: keyB, profile: builtInProfiles['reference']! });
+  }, 120_000);
+
+  afterAll(async () => {
+    await target?.close();
+  });
+
+  test('every MUST and SHOULD requirement passes, except the rate limits the profile leaves out', () => {
+    expect(result.target).toMatchObject({ testControl: true, clockControllable: true });
+    expect(notPassed(result).filter((line) => !line.startsWith('RATE-'))).toEqual([]);
+    expect(result.exitCode).toBe(0);
+  });
+});
