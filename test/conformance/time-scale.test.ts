@@ -46,10 +46,14 @@ describe(`the reference server at --time-scale ${timeScale} without the time con
 
   test('what needs the target\'s time is skipped with a reason', () => {
     const skipped = result.requirements.filter((requirement) => requirement.status === 'skip');
-    expect(skipped.map((requirement) => requirement.id)).toEqual(expect.arrayContaining(['IDEM-007', 'HOOK-009', 'RATE-001']));
+    expect(skipped.map((requirement) => requirement.id)).toEqual(expect.arrayContaining(['IDEM-007', 'HOOK-009']));
     expect(skipped.filter((requirement) => (requirement.reason ?? '') === '')).toEqual([]);
-    // A minute's window passes in 60 ms: the quota can never be spent, and the suite says so.
-    expect(skipped.find((requirement) => requirement.id === 'RATE-001')?.reason).toMatch(/^the quota window started again \d+ times during a burst of \d+ requests: the target's clock runs faster than real time/);
+    // A minute's window passes in 60 ms: unless a burst happens to spend the quota within one window (a
+    // pass), the suite says why it cannot judge the rate limit.
+    const rateLimit = result.requirements.find((requirement) => requirement.id === 'RATE-001');
+    if (rateLimit?.status !== 'pass') {
+      expect(rateLimit?.reason).toMatch(/^the quota window started again \d+ times during a burst of \d+ requests: the target's clock runs faster than real time/);
+    }
   });
 });
 

@@ -241,7 +241,8 @@ const quickPaths: QuickPath[] = [
     command: 'fuzz',
     title: 'installs Schemathesis in the user cache on first use and passes against serve',
     check: async () => {
-      const fuzz = await boardkit('fuzz', '--target', target, '--api-key', apiKey, '--max-examples', '1');
+      // The examples phase: every generated long poll would hold up to 60 s of wall-clock time on serve.
+      const fuzz = await boardkit('fuzz', '--target', target, '--api-key', apiKey, '--max-examples', '1', '--phases', 'examples');
       expectSuccess(fuzz);
       expect(fuzz.stderr).toContain(`first use: installing Schemathesis`);
       expect(existsSync(managedVenvDir(join(env['XDG_CACHE_HOME'] ?? '', 'boardkit')))).toBe(true);

@@ -3,11 +3,12 @@
  * forwards every request and changes how the answers look, one variant at a time (variants.ts), never
  * what they mean. It also sits on the webhook delivery path: a subscription to a loopback receiver is
  * made to the proxy instead, which learns the signing secret from the create response, so it can rewrite
- * a delivery and sign it again before passing it on.
+ * a delivery and sign it again before passing it on. The same holds for a legacy per-key webhook URL that
+ * the suite sets through the test control (`POST /_test/keys`), signed again over the body alone.
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signDelivery } from '../../../src/webhooks/signing.js';
+import { signDelivery, signLegacyDelivery } from '../../../src/webhooks/signing.js';
 
 /** One way another implementation may answer; every member is optional. */
 export interface Variant {
@@ -69,8 +70,12 @@ export async function startRewritingProxy(upstream: string, variant: Variant): P
     const secret = secrets.get(receiver);
     if (variant.delivery !== undefined && secret !== undefined) {
       body = Buffer.from(JSON.stringify(variant.delivery(JSON.parse(body.toString('utf8')) as Record<string, unknown>, incoming.headers)));
-      const timestamp = Math.floor(Date.now() / 1000);
-      Object.assign(headers, { 'x-service-timestamp': String(timestamp), 'x-service-signature': signDelivery({ secret, timestamp, rawBody: body }) });
+      if (headers['x-mcp-signature'] !== undefined) {
+        headers['x-mcp-signature'] = signLegacyDelivery({ secret, rawBody: body });
+      } else {
+        const timestamp = Math.floor(Date.now() / 1000);
+        Object.assign(headers, { 'x-service-timestamp': String(timestamp), 'x-service-signature': signDelivery({ secret, timestamp, rawBody: body }) });
+      }
     }
     const answer = await send(receiver, 'POST', headers, body);
     response.writeHead(answer.statusCode ?? 502).end(await read(answer));
@@ -87,6 +92,9 @@ export async function startRewritingProxy(upstream: string, variant: Variant): P
       // Only the suite's receivers on loopback are routed through the proxy; other addresses (the URL
       // guard's 0.0.0.0) reach the server as they were sent.
       body = body.replace(/"url"\s*:\s*"(http:\/\/127\.0\.0\.1:\d+\/[^"]*)"/, (_, url: string) => ((receiver = url), `"url":"${base}${deliveryPath}${encodeURIComponent(url)}"`));
+    }
+    if (incoming.method === 'POST' && /\/keys$/.test(path.split('?')[0]!) && body !== '') {
+      body = body.replace(/"legacy_webhook_url"\s*:\s*"(http:\/\/127\.0\.0\.1:\d+\/[^"]*)"/, (_, url: string) => ((receiver = url), `"legacy_webhook_url":"${base}${deliveryPath}${encodeURIComponent(url)}"`));
     }
     const upstreamAnswer = await send(`${upstream}${variant.request?.(path) ?? path}`, incoming.method ?? 'GET', incoming.headers, Buffer.from(variant.request?.(body) ?? body));
     const status = upstreamAnswer.statusCode ?? 502;
@@ -123,7 +131,8 @@ export async function startRewritingProxy(upstream: string, variant: Variant): P
       const parsed = JSON.parse(answer) as unknown;
       const rewritten = variant.json?.(parsed, { method: incoming.method ?? 'GET', path, status }) ?? parsed;
       answer = variant.serialise?.(rewritten) ?? JSON.stringify(rewritten);
-      const secret = (rewritten as { signing_secret?: unknown } | null)?.signing_secret;
+      const answered = rewritten as { signing_secret?: unknown; legacy_webhook_secret?: unknown } | null;
+      const secret = answered?.signing_secret ?? answered?.legacy_webhook_secret;
       if (receiver !== undefined && typeof secret === 'string') {
         secrets.set(receiver, secret);
       }

@@ -31,7 +31,12 @@ function everyObject(value: Json, edit: (object: Record<string, Json>) => Record
   return edit(Object.fromEntries(entries));
 }
 
-const withUnknownMembers = (value: Json): Json => everyObject(value, (object) => ({ ...object, x_added_later: { note: 'a member this kit does not know' } }));
+/**
+ * Unknown members in every object of an answer of the API. MCP's JSON-RPC messages are left as they are:
+ * their shape is the MCP specification's, not the contract's, and its SDKs read them strictly.
+ */
+const withUnknownMembers = (value: Json): Json =>
+  value !== null && typeof value === 'object' && 'jsonrpc' in value ? value : everyObject(value, (object) => ({ ...object, x_added_later: { note: 'a member this kit does not know' } }));
 
 /** Rewrites the JSON of every `data:` line of an event-stream block. */
 function eachData(block: string, edit: (data: Json) => Json): string {
