@@ -5,25 +5,20 @@
  * prints, never for a fixed time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../src/contract/paths.js';
 import { canConnect, freePort } from '../../src/mock/prism.js';
 import { bearer } from './requests.js';
+import { copyContractSource } from '../support/contract-copy.js';
 
 let folder: string;
 let child: ChildProcess | undefined;
 let stdout = '';
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'boardkit-mock-watch-'));
-  const skip = ['dist', 'released'].map((name) => join(packageRoot, 'openapi', name));
-  await cp(join(packageRoot, 'openapi'), join(folder, 'openapi'), {
-    recursive: true,
-    filter: (source) => !skip.some((skipped) => source.startsWith(skipped)),
-  });
+  folder = await copyContractSource('boardkit-mock-watch-');
 });
 
 afterAll(async () => {

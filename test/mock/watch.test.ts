@@ -4,17 +4,16 @@
  * and the last good contract keeps answering, and the fix is served again. Each step waits for the
  * watcher's outcome event, never for a fixed time.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bundleDocument } from '../../src/bundle/index.js';
 import { watchContract, type BuildOutcome, type ContractWatch } from '../../src/cli/watch.js';
 import type { OpenApiDocument } from '../../src/contract/load.js';
-import { packageRoot } from '../../src/contract/paths.js';
 import { startMock, type RunningMock } from '../../src/mock/mock.js';
 import { freePort } from '../../src/mock/prism.js';
 import { bearer } from './requests.js';
+import { copyContractSource } from '../support/contract-copy.js';
 
 let folder: string;
 let root: string;
@@ -23,19 +22,8 @@ let mock: RunningMock;
 let watcher: ContractWatch;
 let printed = '';
 
-/** A temporary copy of the contract source (the split YAML only). */
-async function copyContract(): Promise<string> {
-  const target = await mkdtemp(join(tmpdir(), 'boardkit-watch-'));
-  const skip = ['dist', 'released'].map((name) => join(packageRoot, 'openapi', name));
-  await cp(join(packageRoot, 'openapi'), join(target, 'openapi'), {
-    recursive: true,
-    filter: (source) => !skip.some((skipped) => source.startsWith(skipped)),
-  });
-  return target;
-}
-
 beforeAll(async () => {
-  folder = await copyContract();
+  folder = await copyContractSource('boardkit-watch-');
   root = join(folder, 'openapi', 'openapi.yaml');
   example = join(folder, 'openapi', 'components', 'examples', 'SessionRunning.yaml');
   const contract = (await bundleDocument(root)) as unknown as OpenApiDocument;
