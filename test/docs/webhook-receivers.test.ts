@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { packageRoot } from '../../src/contract/paths.js';
@@ -16,6 +15,7 @@ import { forwardTargetId } from '../../src/server/forward-webhooks.js';
 import { checkReceiver } from '../../src/webhook-tools/check-receiver.js';
 import { waitFor } from '../server/harness.js';
 import { createWebhookSecret } from '../../src/webhooks/ids.js';
+import { strictDiagnostics, writeModule } from '../support/snippet-program.js';
 
 /** The code of the fenced block whose info string is exactly `info` (CommonMark §4.5). */
 function snippet(markdown: string, info: string): string {
@@ -79,21 +79,9 @@ describe('the Node.js receiver', () => {
     for (const [name, text] of Object.entries(sources)) {
       await writeFile(join(scratch, name), text);
     }
-    const program = ts.createProgram([join(scratch, 'receiver.ts')], {
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      lib: ['lib.es2022.d.ts'],
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      types: ['node'],
-      typeRoots: [join(packageRoot, 'node_modules', '@types')],
-    });
-    expect(ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))).toEqual([]);
+    expect(strictDiagnostics(join(scratch, 'receiver.ts'))).toEqual([]);
     for (const [name, text] of Object.entries(sources)) {
-      const compiled = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
-      await writeFile(join(scratch, name.replace(/\.ts$/, '.js')), compiled.outputText);
+      await writeModule(join(scratch, name.replace(/\.ts$/, '.js')), text);
     }
     receiver = await startProcess(process.execPath, ['receiver.js'], scratch, secret);
     running.push(receiver);

@@ -9,9 +9,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../src/contract/paths.js';
+import { strictDiagnostics, writeModule } from '../support/snippet-program.js';
 import { testVector as vector } from '../webhooks/fixtures/test-vector.js';
 
 
@@ -57,25 +57,9 @@ describe('the TypeScript check', () => {
   beforeAll(async () => {
     const source = join(scratch, 'verify.ts');
     await writeFile(source, snippet(markdown, 'ts verify'));
-    const program = ts.createProgram([source], {
-      strict: true,
-      noEmit: true,
-      // The snippet is checked, not the declaration files it reads.
-      skipLibCheck: true,
-      lib: ['lib.es2022.d.ts'],
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      types: ['node'],
-      typeRoots: [join(packageRoot, 'node_modules', '@types')],
-    });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-    expect(diagnostics).toEqual([]);
-    const compiled = ts.transpileModule(await readFile(source, 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    });
+    expect(strictDiagnostics(source)).toEqual([]);
     const module = join(scratch, 'verify.mjs');
-    await writeFile(module, compiled.outputText);
+    await writeModule(module, await readFile(source, 'utf8'));
     ({ verifyDelivery: verify } = (await import(pathToFileURL(module).href)) as { verifyDelivery: Verify });
   });
 
