@@ -7,7 +7,7 @@
 import { entriesOf, readCredits, sumOf } from '../harness/credits.js';
 import { jsonOf } from '../harness/exchange.js';
 import type { HttpClient } from '../harness/http.js';
-import { provisionKey } from '../harness/key-control.js';
+import { ownWorkspaceOrShared } from '../harness/key-control.js';
 import { connectMcp, consultTool, type McpConnection, type ToolAnswer } from '../harness/mcp.js';
 import { SetupFailure } from '../harness/observations.js';
 import { marker, readSession, sessionIdOf } from '../harness/sessions.js';
@@ -41,8 +41,7 @@ export const turns = defineCheck({
   preconditions: ['live'],
   async run(ctx) {
     // A workspace of its own when the test control provides one, so the ledger holds only this session's turns.
-    const own = await provisionKey(ctx);
-    const http = typeof own === 'string' ? ctx.http : own.http;
+    const http = await ownWorkspaceOrShared(ctx);
     const { id, expert } = await startConsult(ctx, http);
     const { exchange, session } = await readSession(http, id);
     ctx.expect('CONS-001', session['session_type'] === 'consult' && session['synth_id'] === expert, { kind: 'state', message: 'the session does not read as a consult with the named expert', expected: { session_type: 'consult', synth_id: expert }, got: { session_type: session['session_type'] ?? null, synth_id: session['synth_id'] ?? null }, evidence: exchange }, `a consult with ${expert}`);

@@ -7,7 +7,7 @@
  * @module
  */
 import { deliveryHeaders, header } from '../harness/deliveries.js';
-import { provisionKey } from '../harness/key-control.js';
+import { ownWorkspaceOrShared } from '../harness/key-control.js';
 import { walkList } from '../harness/pages.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
 import { refusalReason, subscribe } from '../harness/subscriptions.js';
@@ -28,8 +28,7 @@ export const lastHundred = defineCheck({
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     // A workspace of its own when the test control provides one, so these requests spend no other quota.
-    const own = await provisionKey(ctx);
-    const http = typeof own === 'string' ? ctx.http : own.http;
+    const http = await ownWorkspaceOrShared(ctx);
     const as = { ...ctx, http };
     const subscribed = await subscribe(as, ['decision.captured']);
     if ('refused' in subscribed) {

@@ -5,7 +5,7 @@
  */
 import { newEntries, readCredits } from '../harness/credits.js';
 import { jsonOf } from '../harness/exchange.js';
-import { provisionKey } from '../harness/key-control.js';
+import { ownWorkspaceOrShared } from '../harness/key-control.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import { defineCheck } from './types.js';
 
@@ -25,8 +25,7 @@ export const conversation = defineCheck({
   async run(ctx) {
     // A workspace of its own when the test control provides one, so that other checks' ledger entries
     // cannot push the turn's out of the recent usage.
-    const own = await provisionKey(ctx);
-    const http = typeof own === 'string' ? ctx.http : own.http;
+    const http = await ownWorkspaceOrShared(ctx);
     const [synth = 'cfo', other = 'skeptic'] = ctx.target.synths;
     const before = await readCredits(http);
     const first = await http.post('/v1/synths/chat', { synth, message: 'What payback period would you accept for a 5% price rise?' });

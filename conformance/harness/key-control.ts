@@ -84,3 +84,12 @@ export async function rotateKey(ctx: CheckContext, apiKey: string): Promise<{ ap
   ctx.secrets.add(answer['api_key']);
   return { apiKey: answer['api_key'], http: ctx.http.as({ kind: 'bearer', key: answer['api_key'] }) };
 }
+
+/**
+ * A client of a workspace of its own when the test control provides one (so other checks' requests and
+ * ledger entries cannot mix with this check's), otherwise the run's own client.
+ */
+export async function ownWorkspaceOrShared(ctx: CheckContext): Promise<HttpClient> {
+  const own = await provisionKey(ctx);
+  return typeof own === 'string' ? ctx.http : own.http;
+}
