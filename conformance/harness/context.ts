@@ -9,6 +9,7 @@ import type { Exchange, ExchangeLog } from './exchange.js';
 import type { HttpClient } from './http.js';
 import { evidenceList, type Failure, type Observation } from './observations.js';
 import type { Profile } from './profiles.js';
+import { remedyFor } from './remedies.js';
 import type { WebhookReceiver } from './receiver.js';
 import type { Target } from './target.js';
 
@@ -80,7 +81,7 @@ export function createCheckContext(
       }
       return condition;
     },
-    skip: (requirement, reason) => observe({ requirement, check: check.name, outcome: 'skip', message: reason, evidence: [] }),
+    skip: (requirement, reason, remedy) => observe({ requirement, check: check.name, outcome: 'skip', message: reason, remedy: remedy ?? remedyFor(requirement, check.category), evidence: [] }),
     note,
   };
 }

@@ -109,7 +109,7 @@ describe('boardkit serve without loopback permission', () => {
     expect(needDelivery.map((requirement) => requirement.id)).toHaveLength(13);
     expect(needDelivery.filter((requirement) => requirement.status !== 'skip')).toEqual([]);
     for (const { reason } of needDelivery) {
-      expect(reason).toMatch(/^the target does not deliver to the suite's receiver at http:\/\/127\.0\.0\.1:\d+ \(its attempts: Not sent: .+\); start it so it may deliver to loopback$/);
+      expect(reason).toMatch(/^the target does not deliver to the suite's receiver at http:\/\/127\.0\.0\.1:\d+ \(its attempts: Not sent: .+\); the reference server does with `boardkit serve --allow-loopback-webhooks`$/);
     }
     expect(withoutDelivery.map((id) => status[id])).toEqual(withoutDelivery.map(() => 'pass'));
     expect(run.stdout).toContain('Verdict: no MUST requirement failed.');
