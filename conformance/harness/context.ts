@@ -38,6 +38,10 @@ export function createCheckContext(
 ): CheckContext {
   const declared = new Set(check.requirements);
   const observe = (observation: Observation): void => {
+    // A check cut off by its time limit or the run's judges nothing more: what it saw after is partial.
+    if (signal.aborted) {
+      return;
+    }
     if (!declared.has(observation.requirement)) {
       throw new UndeclaredRequirement(`${check.name} recorded ${observation.requirement}, which it does not declare`);
     }
