@@ -140,7 +140,9 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     };
     let unmet: Unmet | undefined;
     for (const name of check.preconditions) {
-      unmet ??= await unmetPrecondition(name, preconditionState);
+      if (!runSignal.aborted) {
+        unmet ??= await unmetPrecondition(name, preconditionState);
+      }
     }
     let reason = unmet?.reason;
     if (runSignal.aborted) {
