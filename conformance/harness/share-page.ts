@@ -50,8 +50,16 @@ function candidates(ctx: CheckContext, shareUrl: string, token: string): PageLoc
 }
 
 /**
+ * Whether an answer comes from a page: not a 404, and not JSON (an API that routes every unknown path to
+ * a 401 problem, say, has no page there).
+ */
+function isPage(exchange: Exchange): boolean {
+  return exchange.response !== undefined && exchange.response.status !== 404 && !/json/i.test(exchange.response.headers['content-type'] ?? '');
+}
+
+/**
  * The page of the link `shareUrl`, or `undefined` when the link has no token to open. The first place
- * that answers other than 404 is where the page lives; when none does, the last answer stands.
+ * whose answer is a page is where the page lives; when none is, the last answer stands.
  */
 export function sharePageOf(ctx: CheckContext, shareUrl: string): SharePage | undefined {
   const token = shareUrl.split('/').filter((segment) => segment !== '').pop();
@@ -65,7 +73,7 @@ export function sharePageOf(ctx: CheckContext, shareUrl: string): SharePage | un
       const last = index === places.length - 1;
       try {
         const opened = await place.client.get(place.path, { retryRateLimited: false });
-        if (opened.response?.status !== 404 || last) {
+        if (isPage(opened) || last) {
           found = place;
           return { place, opened };
         }
