@@ -65,8 +65,11 @@ export interface CheckContext {
   fail(requirement: string, failure: Failure): void;
   /** Records a pass when `condition` holds and the failure otherwise; returns `condition`. */
   expect(requirement: string, condition: boolean, failure: Failure | (() => Failure), passMessage?: string): boolean;
-  /** The requirement could not be tested here, and why. */
-  skip(requirement: string, reason: string): void;
+  /**
+   * The requirement could not be tested here, why, and what would let a run test it (by default the
+   * requirement's remedy in harness/remedies.ts).
+   */
+  skip(requirement: string, reason: string, remedy?: string): void;
   /** A progress note. */
   note(message: string): void;
 }

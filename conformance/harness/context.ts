@@ -9,6 +9,7 @@ import type { Exchange, ExchangeLog } from './exchange.js';
 import type { HttpClient } from './http.js';
 import { evidenceList, type Failure, type Observation } from './observations.js';
 import type { Profile } from './profiles.js';
+import { remedyFor } from './remedies.js';
 import type { WebhookReceiver } from './receiver.js';
 import type { Target } from './target.js';
 
@@ -37,6 +38,10 @@ export function createCheckContext(
 ): CheckContext {
   const declared = new Set(check.requirements);
   const observe = (observation: Observation): void => {
+    // A check cut off by its time limit or the run's judges nothing more: what it saw after is partial.
+    if (signal.aborted) {
+      return;
+    }
     if (!declared.has(observation.requirement)) {
       throw new UndeclaredRequirement(`${check.name} recorded ${observation.requirement}, which it does not declare`);
     }
@@ -80,7 +85,7 @@ export function createCheckContext(
       }
       return condition;
     },
-    skip: (requirement, reason) => observe({ requirement, check: check.name, outcome: 'skip', message: reason, evidence: [] }),
+    skip: (requirement, reason, remedy) => observe({ requirement, check: check.name, outcome: 'skip', message: reason, remedy: remedy ?? remedyFor(requirement, check.category), evidence: [] }),
     note,
   };
 }

@@ -56,6 +56,16 @@ export class HttpClient {
     return new HttpClient({ ...this.config, credentials });
   }
 
+  /** The same client against another base URL. */
+  withBaseUrl(baseUrl: string): HttpClient {
+    return new HttpClient({ ...this.config, baseUrl });
+  }
+
+  /** The same client with another default time limit per request. */
+  withTimeout(defaultTimeoutMs: number): HttpClient {
+    return new HttpClient({ ...this.config, defaultTimeoutMs });
+  }
+
   /** The same client recording under another check name. */
   forCheck(check: string, signal?: AbortSignal): HttpClient {
     return new HttpClient({ ...this.config, check, ...(signal === undefined ? {} : { signal }) });

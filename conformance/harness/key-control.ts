@@ -57,10 +57,16 @@ function givenTierKey(ctx: CheckContext, tier: string): ProvisionedKey | undefin
  */
 export async function provisionKey(ctx: CheckContext, settings: KeySettings = {}): Promise<ProvisionedKey | string> {
   const missing = keyControlMissing(ctx);
+  const lowCredit = ctx.profile.lowCreditKey;
+  if (missing !== undefined && lowCredit !== undefined && settings.credits !== undefined && Object.keys(settings).length === 1) {
+    ctx.secrets.add(lowCredit);
+    return { apiKey: lowCredit, http: ctx.http.as({ kind: 'bearer', key: lowCredit }), legacySecret: undefined };
+  }
   if (missing !== undefined) {
     const onlyTier = settings.tier !== undefined && Object.keys(settings).length === 1;
     const given = onlyTier ? givenTierKey(ctx, settings.tier!) : undefined;
-    return given ?? (onlyTier ? `${missing}, and no --tier-key names a ${settings.tier} key` : missing);
+    const onlyCredits = settings.credits !== undefined && Object.keys(settings).length === 1;
+    return given ?? (onlyTier ? `${missing}, and no --tier-key names a ${settings.tier} key` : onlyCredits ? `${missing}, and no --low-credit-key names one` : missing);
   }
   const answer = await call(ctx, '/keys', settings);
   if (typeof answer === 'string' || typeof answer['api_key'] !== 'string') {

@@ -44,6 +44,8 @@ export interface Observation {
   kind?: FailureKind;
   expected?: unknown;
   got?: unknown;
+  /** For a skip or an error: what would let a run check the requirement (a flag, a capability of the target). */
+  remedy?: string;
   evidence: readonly Exchange[];
 }
 

@@ -29,8 +29,8 @@ export interface Profile {
   includeOptIn: boolean;
   /**
    * Where the target's share page opens a link, relative to the base URL, with `{token}` for the last
-   * path segment of `Share.url` (the reference server: `/s/{token}`). The page is outside the API, so by
-   * default it is unknown and the checks that open links skip.
+   * path segment of `Share.url` (the reference server: `/s/{token}`). By default the page opens from
+   * `Share.url` itself (harness/share-page.ts).
    */
   sharePage?: string;
   /**
@@ -38,6 +38,11 @@ export interface Profile {
    * control cannot provision them (`--tier-key TIER=KEY`). Never written to a report.
    */
   tierKeys?: Readonly<Record<string, string>>;
+  /**
+   * A key of a workspace whose balance covers no session, for CRED-002 on a target whose test control
+   * cannot provision one (`--low-credit-key`). Never written to a report.
+   */
+  lowCreditKey?: string;
 }
 
 const everyStartVariant: readonly StartVariant[] = ['A1', 'A2', 'B'];

@@ -54,7 +54,7 @@ export async function receiverUnreachableReason(ctx: ReachContext): Promise<stri
       // An attempt is recorded after its answer, so a listed attempt with a response was received.
       if (attempts.length > 0 && endpoint.deliveries().length === 0 && attempts.every((attempt) => attempt.response_code === null && attempt.status !== 'succeeded')) {
         const reasons = [...new Set(attempts.map((attempt) => (typeof attempt.error === 'string' ? attempt.error : 'no response')))];
-        return `the target does not deliver to the suite's receiver at ${receiver.origin} (its attempts: ${reasons.join('; ')}); start it so it may deliver to loopback`;
+        return `the target does not deliver to the suite's receiver at ${receiver.origin} (its attempts: ${reasons.join('; ')}); the reference server does with \`boardkit serve --allow-loopback-webhooks\``;
       }
       if (attempts.length > 0) {
         return undefined;

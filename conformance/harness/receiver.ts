@@ -77,15 +77,16 @@ export class WebhookReceiver {
     return new WebhookReceiver(this.server, this.origin, this.#state, owner);
   }
 
-  static async start(): Promise<WebhookReceiver> {
+  /** Listens on `host` (loopback by default; another address of this machine for a target elsewhere). */
+  static async start(host = '127.0.0.1'): Promise<WebhookReceiver> {
     let receiver: WebhookReceiver | undefined;
     const server = createServer((request, response) => receiver?.handle(request, response));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', resolve);
+      server.listen(0, host, resolve);
     });
     const { port } = server.address() as AddressInfo;
-    receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}`);
+    receiver = new WebhookReceiver(server, `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
     return receiver;
   }
 

@@ -27,6 +27,8 @@ export interface RequirementResult extends Requirement {
   status: Status;
   /** Why it was skipped or errored; for a pass with skipped parts, what was not tested. */
   reason?: string;
+  /** For a skip or an error: what would let the next run check it. */
+  remedy?: string;
   observations: ObservationRecord[];
 }
 
@@ -53,11 +55,28 @@ export interface TargetSummary {
 
 export type Counts = Record<Status, number>;
 
+/**
+ * The three outcomes of a run: every selected MUST ran and passed; a MUST failed; or none failed but some
+ * could not be checked (skipped or errored), each listed with what would enable it.
+ */
+export type Verdict = 'conformant' | 'not conformant' | 'incomplete';
+
+/** A MUST requirement the run could not check, and what would let the next run check it. */
+export interface UncheckedRequirement {
+  id: string;
+  status: 'skip' | 'error';
+  reason: string;
+  remedy: string;
+}
+
 export interface RunSummary {
   requirements: Counts & { total: number };
   byLevel: Record<Level, Counts>;
-  /** IDs of the MUST requirements that failed: any makes the exit code 1. */
+  /** IDs of the MUST requirements that failed: any makes the verdict `not conformant`. */
   mustFailures: string[];
+  /** The MUST requirements that were not checked: any (with no failure) makes the verdict `incomplete`. */
+  mustUnchecked: UncheckedRequirement[];
+  verdict: Verdict;
 }
 
 export interface RunResult {
@@ -79,8 +98,32 @@ export interface RunResult {
    * the API (the receiver suite) has none.
    */
   coverage?: Coverage;
-  /** 0 when no MUST failed, 1 when one did (2, the suite could not run, never has a result). */
-  exitCode: 0 | 1;
+  /**
+   * 0 conformant, 1 not conformant, 3 incomplete (0 when the run allows it); 2, the suite could not run,
+   * never has a result.
+   */
+  exitCode: VerdictExitCode;
+}
+
+/** The exit codes of a conformance run, one per verdict, and 2 for a run that could not happen. */
+export const exitCodes = { conformant: 0, 'not conformant': 1, 'could not run': 2, incomplete: 3 } as const;
+export type VerdictExitCode = 0 | 1 | 3;
+
+/** The exit code of a verdict; `allowIncomplete` lets an incomplete run pass. */
+export function exitCodeOf(verdict: Verdict, allowIncomplete = false): VerdictExitCode {
+  return verdict === 'incomplete' && allowIncomplete ? exitCodes.conformant : exitCodes[verdict];
+}
+
+/** The one-line verdict the console ends with, also in junit.xml and report.html. */
+export function verdictLine(summary: RunSummary): string {
+  switch (summary.verdict) {
+    case 'conformant':
+      return 'Verdict: conformant (every selected MUST requirement ran and passed).';
+    case 'not conformant':
+      return `Verdict: not conformant (MUST requirements failed: ${summary.mustFailures.join(', ')}).`;
+    case 'incomplete':
+      return `Verdict: incomplete (no MUST requirement failed, but ${summary.mustUnchecked.length} could not be checked: ${summary.mustUnchecked.map((one) => one.id).join(', ')}).`;
+  }
 }
 
 /** Evidence cut to report size: bodies over `evidenceBodyLimit` characters are truncated. */
@@ -106,6 +149,7 @@ export function observationRecord(observation: Observation): ObservationRecord {
     outcome: observation.outcome,
     message: observation.message,
     ...(observation.kind === undefined ? {} : { kind: observation.kind }),
+    ...(observation.remedy === undefined ? {} : { remedy: observation.remedy }),
     ...(observation.expected === undefined ? {} : { expected: observation.expected }),
     ...(observation.got === undefined ? {} : { got: observation.got }),
     evidence: evidence.map(evidenceRecord),
@@ -128,6 +172,8 @@ export function fold(requirement: Requirement, observations: readonly Observatio
   const errors = [...new Set(own.filter((observation) => observation.outcome === 'error').map((observation) => observation.message))];
   const reason =
     status === 'skip' ? (skips.join('; ') || 'no check observed it') : status === 'error' ? errors.join('; ') : status === 'pass' && skips.length > 0 ? `partly tested: ${skips.join('; ')}` : undefined;
+  const remedies = [...new Set(own.filter((observation) => observation.outcome === status && observation.remedy !== undefined).map((observation) => observation.remedy!))];
+  const remedy = status === 'skip' || status === 'error' ? remedies.join('; ') || 'select it with --only and run again; the report says why no check observed it' : undefined;
   const kept = (Object.keys(keptPerOutcome) as Status[]).flatMap((outcome) => own.filter((observation) => observation.outcome === outcome).slice(0, keptPerOutcome[outcome]));
   return {
     id: requirement.id,
@@ -140,11 +186,12 @@ export function fold(requirement: Requirement, observations: readonly Observatio
     ...(requirement.references === undefined ? {} : { references: requirement.references }),
     status,
     ...(reason === undefined ? {} : { reason }),
+    ...(remedy === undefined ? {} : { remedy }),
     observations: kept.sort((a, b) => outcomeOrder[a.outcome] - outcomeOrder[b.outcome]).map(observationRecord),
   };
 }
 
-/** The counts and the MUST failures the exit code is decided from. */
+/** The counts, the MUST failures and the MUST not checked, and the verdict they decide. */
 export function summarize(results: readonly RequirementResult[]): RunResult['summary'] {
   const requirements = { ...emptyCounts(), total: results.length };
   const byLevel: Record<Level, ReturnType<typeof emptyCounts>> = { MUST: emptyCounts(), SHOULD: emptyCounts(), MAY: emptyCounts() };
@@ -152,5 +199,11 @@ export function summarize(results: readonly RequirementResult[]): RunResult['sum
     requirements[result.status]++;
     byLevel[result.level][result.status]++;
   }
-  return { requirements, byLevel, mustFailures: results.filter((result) => result.level === 'MUST' && result.status === 'fail').map((result) => result.id) };
+  const must = results.filter((result) => result.level === 'MUST');
+  const mustFailures = must.filter((result) => result.status === 'fail').map((result) => result.id);
+  const mustUnchecked = must
+    .filter((result): result is RequirementResult & { status: 'skip' | 'error' } => result.status === 'skip' || result.status === 'error')
+    .map((result) => ({ id: result.id, status: result.status, reason: result.reason ?? '', remedy: result.remedy ?? '' }));
+  const verdict: Verdict = mustFailures.length > 0 ? 'not conformant' : mustUnchecked.length > 0 ? 'incomplete' : 'conformant';
+  return { requirements, byLevel, mustFailures, mustUnchecked, verdict };
 }

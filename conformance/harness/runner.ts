@@ -17,11 +17,12 @@ import { ExchangeLog } from './exchange.js';
 import { HttpClient, TransportError } from './http.js';
 import { computeCoverage, type Coverage } from './coverage.js';
 import { foldStatus, type Observation, SetupFailure } from './observations.js';
-import { type PreconditionState, unmetReason } from './preconditions.js';
+import { type PreconditionState, type Unmet, unmet as unmetPrecondition } from './preconditions.js';
 import { defaultProfile, type Profile } from './profiles.js';
 import { WebhookReceiver } from './receiver.js';
 import { receiverUnreachableReason } from './receiver-reach.js';
-import { type CheckResult, fold, type RunResult, summarize } from './results.js';
+import { type CheckResult, exitCodeOf, fold, type RunResult, summarize } from './results.js';
+import { errorRemedy } from './remedies.js';
 import { checksFor, selectRequirements } from './selection.js';
 import { discoverTarget, SuiteError, type Target } from './target.js';
 
@@ -44,6 +45,15 @@ export interface RunOptions {
   /** Real time a session may take to finish. */
   sessionTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * Real time the whole run may take; checks still running then end as errors and the reports are
+   * written with what was observed.
+   */
+  runTimeoutMs?: number;
+  /** The address the suite's webhook receiver binds and names (127.0.0.1 by default). */
+  receiverHost?: string;
+  /** An incomplete verdict exits 0 instead of 3. */
+  allowIncomplete?: boolean;
   /** The checks and requirements to use (the suite's own by default; tests pass their own). */
   checks?: readonly Check[];
   requirements?: readonly Requirement[];
@@ -51,6 +61,11 @@ export interface RunOptions {
 }
 
 const phases: readonly Phase[] = ['main', 'exclusive', 'sweep'];
+
+/** The whole run's real-time limit unless `--timeout` says otherwise: the full suite takes minutes. */
+export const defaultRunTimeoutMs = 30 * 60_000;
+const discoveryTimeoutMs = 10_000;
+const runOutOfTimeRemedy = 'give the run more time with --timeout, or select fewer requirements with --only';
 
 function suiteVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -81,10 +96,12 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
 
   const log = new ExchangeLog();
   const base = new HttpClient({ baseUrl: options.target, log, check: 'discovery', credentials: { kind: 'bearer', key: options.apiKey }, defaultTimeoutMs: timeouts.requestMs, realWaitMs: (seconds) => seconds * 1000 });
+  // A wrong target stops within seconds: discovery waits on no request longer than this.
+  const discovery = base.withTimeout(Math.min(timeouts.requestMs, discoveryTimeoutMs));
   const target = await discoverTarget({
-    anonymous: base.as({ kind: 'none' }),
-    keyA: base,
-    keyB: options.apiKeyB === undefined ? undefined : base.as({ kind: 'bearer', key: options.apiKeyB }),
+    anonymous: discovery.as({ kind: 'none' }),
+    keyA: discovery,
+    keyB: options.apiKeyB === undefined ? undefined : discovery.as({ kind: 'bearer', key: options.apiKeyB }),
   });
   options.onProgress?.({ type: 'target', target });
   const http = new HttpClient({ ...base.config, realWaitMs: (seconds) => target.clock.realMs(seconds * 1000) });
@@ -97,8 +114,8 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     http,
     httpB: options.apiKeyB === undefined ? undefined : http.as({ kind: 'bearer', key: options.apiKeyB }),
     anonymous: http.as({ kind: 'none' }),
-    secrets: new Set([options.apiKey, ...(options.apiKeyB === undefined ? [] : [options.apiKeyB])]),
-    receiver: () => (receiver ??= WebhookReceiver.start()),
+    secrets: new Set([options.apiKey, ...(options.apiKeyB === undefined ? [] : [options.apiKeyB]), ...Object.values(profile.tierKeys ?? {}), ...(profile.lowCreditKey === undefined ? [] : [profile.lowCreditKey])]),
+    receiver: () => (receiver ??= WebhookReceiver.start(options.receiverHost)),
     timeouts,
   };
 
@@ -121,15 +138,20 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
         own.push(observation);
       }
     };
-    let unmet: string | undefined;
+    let unmet: Unmet | undefined;
     for (const name of check.preconditions) {
-      unmet ??= await unmetReason(name, preconditionState);
+      if (!runSignal.aborted) {
+        unmet ??= await unmetPrecondition(name, preconditionState);
+      }
     }
-    let reason = unmet;
-    if (unmet !== undefined) {
-      check.requirements.forEach((requirement) => record({ requirement, check: check.name, outcome: 'skip', message: unmet, evidence: [] }));
+    let reason = unmet?.reason;
+    if (runSignal.aborted) {
+      reason = runOutOfTime;
+      check.requirements.forEach((requirement) => record({ requirement, check: check.name, outcome: 'error', message: runOutOfTime, remedy: runOutOfTimeRemedy, evidence: [] }));
+    } else if (unmet !== undefined) {
+      check.requirements.forEach((requirement) => record({ requirement, check: check.name, outcome: 'skip', message: unmet.reason, remedy: unmet.remedy, evidence: [] }));
     } else {
-      reason = await execute(check, shared, timeouts, record, options, own);
+      reason = await execute(check, shared, timeouts, record, options, own, runSignal);
     }
     observations.push(...own);
     const result: CheckResult = {
@@ -145,6 +167,13 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     options.onProgress?.({ type: 'check-end', check, result });
   };
 
+  // The whole run has a deadline: what is still running then ends as an error, and the reports still come.
+  const runLimitMs = options.runTimeoutMs ?? defaultRunTimeoutMs;
+  const runOutOfTime = `the run reached its time limit (${Math.round(runLimitMs / 1000)} s) before this check ended`;
+  const runController = new AbortController();
+  const runSignal = runController.signal;
+  const runTimer = setTimeout(() => runController.abort(), runLimitMs);
+  runTimer.unref();
   let coverage: Coverage;
   try {
     for (const phase of phases) {
@@ -154,12 +183,15 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     const deliveries = receiver === undefined ? [] : (await receiver).all().map((delivery) => ({ headers: delivery.headers, body: delivery.rawBody.toString('utf8'), ...(delivery.owner === undefined ? {} : { check: delivery.owner }) }));
     coverage = computeCoverage({ contract, baseUrl: target.baseUrl, exchanges: log.all(), deliveries });
   } finally {
+    clearTimeout(runTimer);
+    runController.abort();
     if (receiver !== undefined) {
       await (await receiver).close();
     }
   }
 
   const requirementResults = selected.map((requirement) => fold(requirement, observations));
+  const summary = summarize(requirementResults);
   const finishedAt = new Date();
   return {
     suite: { name: 'boardkit conformance', version: suiteVersion(), contractVersion: String(contract.document.info?.version ?? '') },
@@ -179,11 +211,11 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
     requests: log.all().length,
-    summary: summarize(requirementResults),
+    summary,
     requirements: requirementResults,
     checks: toRun.map((check) => checkResults.get(check.name)!).filter((result) => result !== undefined),
     coverage,
-    exitCode: requirementResults.some((result) => result.level === 'MUST' && result.status === 'fail') ? 1 : 0,
+    exitCode: exitCodeOf(summary.verdict, options.allowIncomplete),
   };
 }
 
@@ -195,15 +227,18 @@ async function execute(
   record: (observation: Observation) => void,
   options: RunOptions,
   own: Observation[],
+  runSignal: AbortSignal,
 ): Promise<string | undefined> {
   const controller = new AbortController();
   const limitMs = timeouts.sessionMs * 2 + 60_000;
-  const timer = setTimeout(() => controller.abort(), limitMs);
+  const timer = setTimeout(() => controller.abort(new Error(`the check did not finish within ${limitMs / 1000} s`)), limitMs);
+  const onRunEnd = (): void => controller.abort(new Error('the run reached its time limit (--timeout) before this check ended'));
+  runSignal.addEventListener('abort', onRunEnd, { once: true });
   const ctx = createCheckContext(check, shared, controller.signal, record, (message) => options.onProgress?.({ type: 'note', check, message }));
   try {
     await Promise.race([
       check.run(ctx),
-      new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Error(`the check did not finish within ${limitMs / 1000} s`)), { once: true })),
+      new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true })),
     ]);
     return undefined;
   } catch (error) {
@@ -217,10 +252,11 @@ async function execute(
     const observed = new Set(own.map((observation) => observation.requirement));
     check.requirements
       .filter((requirement) => !observed.has(requirement))
-      .forEach((requirement) => record({ requirement, check: check.name, outcome: 'error', message: reason, evidence }));
+      .forEach((requirement) => record({ requirement, check: check.name, outcome: 'error', message: reason, remedy: runSignal.aborted ? runOutOfTimeRemedy : errorRemedy(error), evidence }));
     return reason;
   } finally {
     clearTimeout(timer);
+    runSignal.removeEventListener('abort', onRunEnd);
     controller.abort();
   }
 }

@@ -87,7 +87,13 @@ export async function readSession(client: HttpClient, id: string, query?: Record
   if (exchange.response?.status !== 200) {
     throw new SetupFailure(`reading session ${id} answered ${exchange.response?.status}`, exchange);
   }
-  return { exchange, session: (jsonOf(exchange) ?? {}) as SessionBody };
+  const session = (jsonOf(exchange) ?? {}) as SessionBody;
+  // A read without the required `status` breaks the contract on the main read: no wait on it can end,
+  // so the check stops here, in seconds, and the contract sweep judges the answer.
+  if (typeof session.status !== 'string') {
+    throw new SetupFailure(`reading session ${id} answered without the required status, so no wait on the session can end`, exchange);
+  }
+  return { exchange, session };
 }
 
 /**

@@ -40,7 +40,7 @@ export async function subscribe(ctx: CheckContext, events: readonly string[], an
 
 /** The reason a check skips when the target refuses the receiver's URL. */
 export function refusalReason(refused: Exchange): string {
-  return `the target refused a subscription to the suite's receiver on 127.0.0.1 (${refused.response?.status}); start it so it may deliver to loopback`;
+  return `the target refused a subscription to the suite's receiver on 127.0.0.1 (${refused.response?.status}); the reference server does with \`boardkit serve --allow-loopback-webhooks\``;
 }
 
 /**

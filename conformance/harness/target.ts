@@ -59,15 +59,74 @@ async function reach(client: HttpClient, path: string): Promise<Exchange> {
   }
 }
 
+/** A key the target refuses stops the run: every check would fail on it. */
+async function checkKey(client: HttpClient, flag: string): Promise<void> {
+  const probe = await reach(client, '/v1/sessions?limit=1');
+  const status = probe.response?.status;
+  if (status === 401 || status === 403) {
+    throw new SuiteError(`${flag} was rejected: GET ${client.url('/v1/sessions')} answered ${status}; pass a key of a workspace of this deployment that may use the API`);
+  }
+}
+
 export interface DiscoveryClients {
   anonymous: HttpClient;
   keyA: HttpClient;
   keyB: HttpClient | undefined;
 }
 
-export async function discoverTarget({ anonymous, keyA, keyB }: DiscoveryClients): Promise<Target> {
+/**
+ * Whether `exchange` is this API's health probe answering: the Health object (its `status` is required),
+ * or a problem document refusing the request (a deployment that wrongly guards the probe is still this
+ * API, and AUTH-004 judges it).
+ */
+function answersAsApi(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  const type = exchange.response?.headers['content-type'] ?? '';
+  if (status === 200) {
+    return typeof bodyOf(exchange)['status'] === 'string';
+  }
+  return (status === 401 || status === 403) && /json/i.test(type);
+}
+
+/** What the health probe answered, in a few words. */
+function described(exchange: Exchange): string {
+  const response = exchange.response;
+  return response === undefined ? (exchange.error ?? 'no answer') : `${response.status} ${response.headers['content-type'] ?? 'without a Content-Type'}`;
+}
+
+/** The base URLs to try when `baseUrl` is not the API's: the same host with fewer path segments. */
+function shorterBaseUrls(baseUrl: string): string[] {
+  const url = new URL(baseUrl);
+  const segments = url.pathname.split('/').filter((segment) => segment !== '');
+  return segments.map((_, index) => `${url.origin}/${segments.slice(0, segments.length - 1 - index).join('/')}`.replace(/\/$/, ''));
+}
+
+/**
+ * Checks that `/v1/health` under the base URL is this API's before anything else runs, so a wrong base
+ * URL stops in seconds with the likely fix instead of failing every check (`/v1/v1/health`).
+ */
+async function checkBaseUrl(anonymous: HttpClient): Promise<Exchange> {
   const baseUrl = anonymous.config.baseUrl;
   const health = await reach(anonymous, '/v1/health');
+  if (answersAsApi(health)) {
+    return health;
+  }
+  const problem = `GET ${anonymous.url('/v1/health')} answered ${described(health)}, not the API's health probe`;
+  for (const candidate of shorterBaseUrls(baseUrl)) {
+    const probe = await anonymous.as({ kind: 'none' }).withBaseUrl(candidate).get('/v1/health').catch(() => undefined);
+    if (probe !== undefined && answersAsApi(probe)) {
+      throw new SuiteError(`${problem}. The base URL has a path prefix too many: ${candidate}/v1/health answers, so use --target ${candidate}`);
+    }
+  }
+  const html = /html/i.test(health.response?.headers['content-type'] ?? '');
+  throw new SuiteError(
+    `${problem}. ${html ? 'The host serves web pages there: it does not look like the Decision-Board API. ' : ''}--target is the {base_url} under which /v1/health answers: if the API lives under a path prefix, include it (e.g. --target https://host/prefix), without the /v1`,
+  );
+}
+
+export async function discoverTarget({ anonymous, keyA, keyB }: DiscoveryClients): Promise<Target> {
+  const baseUrl = anonymous.config.baseUrl;
+  const health = await checkBaseUrl(anonymous);
   const announced: Target['announced'] = {};
   const healthBody = bodyOf(health);
   if (typeof healthBody['api_version'] === 'string') {
@@ -94,15 +153,9 @@ export async function discoverTarget({ anonymous, keyA, keyB }: DiscoveryClients
     }
   }
 
-  const keyProbe = await reach(keyA, '/v1/sessions?limit=1');
-  if (keyProbe.response?.status === 401) {
-    throw new SuiteError('--api-key was rejected: GET /v1/sessions answered 401');
-  }
+  await checkKey(keyA, '--api-key');
   if (keyB !== undefined) {
-    const probeB = await reach(keyB, '/v1/sessions?limit=1');
-    if (probeB.response?.status === 401) {
-      throw new SuiteError('--api-key-b was rejected: GET /v1/sessions answered 401');
-    }
+    await checkKey(keyB, '--api-key-b');
   }
 
   // A session id that was never created: a live implementation answers 404, a mock its example (200).

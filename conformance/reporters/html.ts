@@ -4,7 +4,7 @@
  * requirement its status, its seed section and the evidence, each exchange with its request and response.
  * @module
  */
-import type { EvidenceRecord, ObservationRecord, RequirementResult, RunResult } from '../harness/results.js';
+import { type EvidenceRecord, type ObservationRecord, type RequirementResult, type RunResult, verdictLine } from '../harness/results.js';
 import { reportedCategories } from '../requirements/types.js';
 import { coverageSection, coverageStyle } from './coverage-html.js';
 
@@ -17,7 +17,7 @@ body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:#
 header{background:#1d2330;color:#fff;padding:20px 28px}header h1{margin:0 0 6px;font-size:20px}
 header p{margin:2px 0;color:#c9cfdb}main{padding:20px 28px}
 .verdict{display:inline-block;padding:3px 10px;border-radius:4px;font-weight:600;margin-top:8px}
-.verdict.ok{background:#1f7a4a}.verdict.bad{background:#b3261e}
+.verdict.ok{background:#1f7a4a}.verdict.bad{background:#b3261e}.verdict.incomplete{background:#a15c00}
 .counts{display:flex;gap:12px;flex-wrap:wrap;margin:0 0 18px}.counts div{background:#fff;border:1px solid #dde1e8;border-radius:6px;padding:8px 12px}
 .filters button{margin-right:6px;border:1px solid #bbc2cf;background:#fff;border-radius:4px;padding:4px 10px;cursor:pointer}
 .filters button.on{background:#1d2330;color:#fff}
@@ -62,7 +62,7 @@ function observation(record: ObservationRecord): string {
 
 function row(result: RequirementResult): string {
   return `<tr class="requirement" id="${result.id}" data-status="${result.status}"><td class="status ${result.status}">${result.status}</td><td><b>${result.id}</b><br><span class="muted">${result.level}</span></td>
-<td>${htmlEscape(result.statement)}<br><span class="muted">Seed: ${htmlEscape(result.seed)} · ${result.provenance}${result.references === undefined ? '' : ` · ${htmlEscape(result.references.join(', '))}`}</span>${result.reason === undefined ? '' : `<br><i>${htmlEscape(result.reason)}</i>`}
+<td>${htmlEscape(result.statement)}<br><span class="muted">Seed: ${htmlEscape(result.seed)} · ${result.provenance}${result.references === undefined ? '' : ` · ${htmlEscape(result.references.join(', '))}`}</span>${result.reason === undefined ? '' : `<br><i>${htmlEscape(result.reason)}</i>`}${result.remedy === undefined ? '' : `<br><span class="muted">To check it: ${htmlEscape(result.remedy)}</span>`}
 <details><summary>${result.observations.length} observations · checks: ${htmlEscape(result.checks.join(', '))}</summary>${result.observations.map(observation).join('')}</details></td></tr>`;
 }
 
@@ -76,14 +76,21 @@ export function renderHtml(result: RunResult): string {
   const levels = (['MUST', 'SHOULD', 'MAY'] as const)
     .map((level) => `<div><b>${level}</b> ${summary.byLevel[level].pass} pass · ${summary.byLevel[level].fail} fail · ${summary.byLevel[level].error} error · ${summary.byLevel[level].skip} skip</div>`)
     .join('');
-  const verdict = result.exitCode === 0 ? '<span class="verdict ok">No MUST requirement failed</span>' : `<span class="verdict bad">MUST failed: ${htmlEscape(summary.mustFailures.join(', '))}</span>`;
+  const verdictClass = { conformant: 'ok', 'not conformant': 'bad', incomplete: 'incomplete' }[summary.verdict];
+  const verdict = `<span class="verdict ${verdictClass}" data-verdict="${summary.verdict}">${htmlEscape(verdictLine(summary))}</span>`;
+  const unchecked =
+    summary.mustUnchecked.length === 0
+      ? ''
+      : `<h2>MUST requirements not checked (${summary.mustUnchecked.length})</h2><table><thead><tr><th>requirement</th><th>why</th><th>what would enable it</th></tr></thead><tbody>${summary.mustUnchecked
+          .map((one) => `<tr><td><a href="#${htmlEscape(one.id)}">${htmlEscape(one.id)}</a> <span class="status ${one.status}">${one.status}</span></td><td>${htmlEscape(one.reason)}</td><td>${htmlEscape(one.remedy)}</td></tr>`)
+          .join('')}</tbody></table>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Conformance report: ${htmlEscape(result.target.baseUrl)}</title><style>${style}${coverageStyle}</style></head>
 <body><header><h1>${htmlEscape(result.suite.title ?? 'Decision-Board API conformance')}</h1>
 <p>Target ${htmlEscape(result.target.baseUrl)} · ${result.target.live ? 'live implementation' : 'mock'} · profile ${htmlEscape(result.profile.name)} · time scale ${result.target.timeScale}${result.target.testControl ? ' (test control)' : ''}</p>
 <p>${htmlEscape(result.suite.name)} ${htmlEscape(result.suite.version)}, contract ${htmlEscape(result.suite.contractVersion)} · ${result.startedAt} · ${(result.durationMs / 1000).toFixed(1)} s</p>${verdict}</header>
-<main><div class="counts"><div><b>${summary.requirements.total}</b> requirements</div><div class="pass">${summary.requirements.pass} pass</div><div class="fail">${summary.requirements.fail} fail</div><div class="error">${summary.requirements.error} error</div><div class="skip">${summary.requirements.skip} skip</div>${levels}</div>
+<main>${unchecked}<div class="counts"><div><b>${summary.requirements.total}</b> requirements</div><div class="pass">${summary.requirements.pass} pass</div><div class="fail">${summary.requirements.fail} fail</div><div class="error">${summary.requirements.error} error</div><div class="skip">${summary.requirements.skip} skip</div>${levels}</div>
 ${result.coverage === undefined ? '' : coverageSection(result.coverage, new Map(result.requirements.map((requirement) => [requirement.id, requirement.status])))}
 <h2>Requirements</h2>
 <div class="filters"><button data-status="all" class="on">all</button><button data-status="fail">fail</button><button data-status="error">error</button><button data-status="skip">skip</button><button data-status="pass">pass</button></div>

@@ -1,10 +1,11 @@
 /**
  * junit.xml: one test suite per category, one test case per requirement (the format CI systems read:
  * Jenkins/Surefire's schema, also read by GitHub Actions and GitLab). A failed requirement is a
- * <failure>, an errored one an <error>, a skipped one <skipped> with its reason.
+ * <failure>, an errored one an <error>, a skipped one <skipped> with its reason and remedy. The verdict
+ * (conformant, not conformant, incomplete) is a property of the first suite, `conformance.verdict`.
  * @module
  */
-import type { RequirementResult, RunResult } from '../harness/results.js';
+import { type RequirementResult, type RunResult, verdictLine } from '../harness/results.js';
 import { reportedCategories } from '../requirements/types.js';
 
 /** Escapes text for XML 1.0 and drops the characters it cannot carry at all. */
@@ -40,7 +41,8 @@ function details(result: RequirementResult): string {
 function testCase(result: RequirementResult): string {
   const name = xmlEscape(`${result.id} [${result.level}] ${result.statement}`);
   const open = `    <testcase classname="conformance.${result.category}" name="${name}" time="0">`;
-  const message = xmlEscape((result.reason ?? result.observations.find((observation) => observation.outcome === result.status)?.message ?? result.status).slice(0, 500));
+  const why = result.reason ?? result.observations.find((observation) => observation.outcome === result.status)?.message ?? result.status;
+  const message = xmlEscape(`${why}${result.remedy === undefined ? '' : `; to check it: ${result.remedy}`}`.slice(0, 800));
   switch (result.status) {
     case 'pass':
       return `${open}</testcase>`;
@@ -67,9 +69,22 @@ export function renderJunit(result: RunResult): string {
       ].join('\n');
     });
   const total = result.summary.requirements;
+  const property = (name: string, value: string): string => `      <property name="${name}" value="${xmlEscape(value)}"/>`;
+  // Surefire's schema allows a suite of properties alone: the verdict stays out of the test counts.
+  const verdict = [
+    `  <testsuite name="conformance.verdict" tests="0" failures="0" errors="0" skipped="0" time="0" timestamp="${result.startedAt.slice(0, 19)}">`,
+    '    <properties>',
+    property('verdict', result.summary.verdict),
+    property('verdict-line', verdictLine(result.summary)),
+    property('exit-code', String(result.exitCode)),
+    ...result.summary.mustUnchecked.map((one) => property(`not-checked.${one.id}`, one.remedy)),
+    '    </properties>',
+    '  </testsuite>',
+  ].join('\n');
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${xmlEscape(`${result.suite.name} ${result.suite.version} against ${result.target.baseUrl}`)}" tests="${total.total}" failures="${total.fail}" errors="${total.error}" skipped="${total.skip}" time="${(result.durationMs / 1000).toFixed(3)}">`,
+    verdict,
     ...suites,
     '</testsuites>',
     '',

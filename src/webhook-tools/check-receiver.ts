@@ -11,7 +11,7 @@ import type { OpenApiDocument } from '../contract/load.js';
 import { packageJson } from '../contract/paths.js';
 import type { Exchange } from '../../conformance/harness/exchange.js';
 import { foldStatus, type Observation } from '../../conformance/harness/observations.js';
-import { type CheckResult, fold, type RunResult, summarize } from '../../conformance/harness/results.js';
+import { type CheckResult, exitCodeOf, fold, type RunResult, summarize } from '../../conformance/harness/results.js';
 import { receiverRequirements } from '../../conformance/requirements/receiver.js';
 import type { PostResult } from '../webhooks/delivery-request.js';
 import { type OutgoingDelivery, wallClockSeconds } from './delivery.js';
@@ -122,6 +122,7 @@ export async function checkReceiver(document: Readonly<OpenApiDocument>, options
     await runCase(one);
   }
   const results = receiverRequirements.map((requirement) => fold(requirement, observations));
+  const summary = summarize(results);
   const finishedAt = new Date();
   return {
     suite: { name: 'boardkit webhooks check-receiver', version: suiteVersion(), contractVersion: String(document.info.version), title: 'Webhook receiver conformance' },
@@ -132,9 +133,9 @@ export async function checkReceiver(document: Readonly<OpenApiDocument>, options
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
     requests,
-    summary: summarize(results),
+    summary,
     requirements: results,
     checks: caseResults,
-    exitCode: results.some((result) => result.level === 'MUST' && result.status === 'fail') ? 1 : 0,
+    exitCode: exitCodeOf(summary.verdict),
   };
 }

@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { loadSuiteContract } from '../../conformance/harness/contract.js';
 import { computeCoverage } from '../../conformance/harness/coverage.js';
 import type { Exchange } from '../../conformance/harness/exchange.js';
-import type { RequirementResult, RunResult } from '../../conformance/harness/results.js';
+import { type RequirementResult, type RunResult, summarize } from '../../conformance/harness/results.js';
 import { renderSummary } from '../../conformance/reporters/console.js';
 import { renderHtml } from '../../conformance/reporters/html.js';
 import { reportFiles, writeReports } from '../../conformance/reporters/index.js';
@@ -29,8 +29,8 @@ function requirement(id: string, status: RequirementResult['status'], category: 
     statement: `Statement of ${id}.`,
     checks: ['problems.every-error'],
     status,
-    ...(status === 'skip' ? { reason: 'needs --api-key-b (a key of another workspace)' } : {}),
-    ...(status === 'error' ? { reason: 'setup failed: starting a session answered 500' } : {}),
+    ...(status === 'skip' ? { reason: 'needs a key of another workspace', remedy: 'pass --api-key-b with a key of another workspace' } : {}),
+    ...(status === 'error' ? { reason: 'setup failed: starting a session answered 500', remedy: 'fix the set-up, then run again with --only' } : {}),
     observations: [
       {
         check: 'problems.every-error',
@@ -78,11 +78,7 @@ const result: RunResult = {
   finishedAt: '2026-11-21T10:00:02.500Z',
   durationMs: 2500,
   requests: 12,
-  summary: {
-    requirements: { total: 4, pass: 1, fail: 1, skip: 1, error: 1 },
-    byLevel: { MUST: { pass: 0, fail: 1, skip: 1, error: 1 }, SHOULD: { pass: 1, fail: 0, skip: 0, error: 0 }, MAY: { pass: 0, fail: 0, skip: 0, error: 0 } },
-    mustFailures: ['PROB-001'],
-  },
+  summary: summarize(requirements),
   requirements,
   checks: [],
   coverage,
@@ -98,16 +94,68 @@ describe('junit.xml', () => {
 
   test('has one suite per category and one case per requirement, with its outcome', () => {
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml) as {
-      testsuites: { tests: string; failures: string; testsuite: Array<{ name: string; testcase: unknown }> };
+      testsuites: { tests: string; failures: string; testsuite: Array<{ name: string; testcase?: unknown }> };
     };
     expect(parsed.testsuites).toMatchObject({ tests: '4', failures: '1' });
-    const cases = parsed.testsuites.testsuite.flatMap((suite) => [suite.testcase].flat() as Array<Record<string, unknown>>);
-    expect(parsed.testsuites.testsuite.map((suite) => suite.name)).toEqual(['conformance.problems', 'conformance.lifecycle', 'conformance.isolation']);
+    const withCases = parsed.testsuites.testsuite.filter((suite) => suite.testcase !== undefined);
+    const cases = withCases.flatMap((suite) => [suite.testcase].flat() as Array<Record<string, unknown>>);
+    expect(withCases.map((suite) => suite.name)).toEqual(['conformance.problems', 'conformance.lifecycle', 'conformance.isolation']);
     expect(cases.map((one) => String(one['name']).slice(0, 8))).toEqual(['PROB-001', 'PROB-005', 'LIFE-003', 'ISO-001 ']);
     expect(cases[0]?.['failure']).toBeDefined();
     expect(cases[1]?.['failure']).toBeUndefined();
     expect(cases[2]?.['error']).toBeDefined();
-    expect((cases[3]?.['skipped'] as Record<string, string>)['message']).toBe('needs --api-key-b (a key of another workspace)');
+    expect((cases[3]?.['skipped'] as Record<string, string>)['message']).toBe('needs a key of another workspace; to check it: pass --api-key-b with a key of another workspace');
+  });
+
+  test('states the verdict as properties of a suite of its own, outside the counts', () => {
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(renderJunit(incomplete)) as {
+      testsuites: { testsuite: Array<{ name: string; tests: string; properties?: { property: Array<{ name: string; value: string }> } }> };
+    };
+    const [verdict] = parsed.testsuites.testsuite;
+    expect(verdict).toMatchObject({ name: 'conformance.verdict', tests: '0' });
+    expect(verdict?.properties?.property).toEqual([
+      { name: 'verdict', value: 'incomplete' },
+      { name: 'verdict-line', value: 'Verdict: incomplete (no MUST requirement failed, but 2 could not be checked: ISO-001, LIFE-003).' },
+      { name: 'exit-code', value: '3' },
+      { name: 'not-checked.ISO-001', value: 'pass --api-key-b with a key of another workspace' },
+      { name: 'not-checked.LIFE-003', value: 'fix the set-up, then run again with --only' },
+    ]);
+  });
+});
+
+/** The same run without its failure: nothing failed, two MUST requirements were not checked. */
+const incompleteRequirements = requirements.filter((one) => one.status !== 'fail');
+const incomplete: RunResult = { ...result, requirements: incompleteRequirements, summary: summarize(incompleteRequirements), exitCode: 3 };
+
+describe('the verdict', () => {
+  test('has three outcomes, decided by the MUST requirements alone', () => {
+    expect(result.summary.verdict).toBe('not conformant');
+    expect(incomplete.summary.verdict).toBe('incomplete');
+    expect(incomplete.summary.mustUnchecked).toEqual([
+      { id: 'ISO-001', status: 'skip', reason: 'needs a key of another workspace', remedy: 'pass --api-key-b with a key of another workspace' },
+      { id: 'LIFE-003', status: 'error', reason: 'setup failed: starting a session answered 500', remedy: 'fix the set-up, then run again with --only' },
+    ]);
+    const passed = requirements.filter((one) => one.status === 'pass');
+    expect(summarize(passed).verdict).toBe('conformant');
+  });
+
+  test('is the last line of the console summary, after what would enable each MUST not checked', () => {
+    const lines = renderSummary(incomplete).trimEnd().split('\n');
+    expect(lines.at(-1)).toBe('Verdict: incomplete (no MUST requirement failed, but 2 could not be checked: ISO-001, LIFE-003).');
+    expect(lines).toContain('  ISO-001 (skip): pass --api-key-b with a key of another workspace');
+    expect(renderSummary(result).trimEnd().split('\n').at(-1)).toBe('Verdict: not conformant (MUST requirements failed: PROB-001).');
+  });
+
+  test('every skip in the console says how to un-skip it', () => {
+    const text = renderSummary(incomplete);
+    expect(text).toContain('skip ISO-001\n       needs a key of another workspace\n       to check it: pass --api-key-b with a key of another workspace');
+  });
+
+  test('report.html heads with it and lists the MUST not checked with their remedies', () => {
+    const html = renderHtml(incomplete);
+    expect(html).toContain('data-verdict="incomplete"');
+    expect(html).toContain('MUST requirements not checked (2)');
+    expect(html).toContain('<td>pass --api-key-b with a key of another workspace</td>');
   });
 });
 
@@ -131,7 +179,7 @@ describe('report.html', () => {
       expect(html).toContain(`data-status="${one.status}"`);
       expect(html).toContain(one.id);
     }
-    expect(html).toContain('MUST failed: PROB-001');
+    expect(html).toContain('Verdict: not conformant (MUST requirements failed: PROB-001).');
     expect(html).toContain('GET http://127.0.0.1:1/v1/sessions/ses_x');
   });
 });

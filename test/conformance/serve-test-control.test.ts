@@ -4,7 +4,8 @@
  * - Started for testing (`--test-control --allow-loopback-webhooks`), it announces its control plane, and
  *   the suite finds it there and runs a few categories clean, with the clock jumps the time control allows.
  * - Started plainly, its URL guard fails every attempt to the suite's receiver on 127.0.0.1: the delivery
- *   checks skip and say why, the guard's own requirement passes, and nothing fails.
+ *   checks skip, say why and how to enable them, the guard's own requirement passes, nothing fails, and
+ *   the run is incomplete (exit 3).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -48,7 +49,7 @@ function serve(args: string[]): Promise<Served> {
 
 interface Report {
   target: { testControl: boolean; clockControllable: boolean };
-  requirements: Array<{ id: string; status: string; reason?: string }>;
+  requirements: Array<{ id: string; status: string; reason?: string; remedy?: string }>;
 }
 
 let forTesting: Served;
@@ -96,23 +97,25 @@ describe('boardkit serve --test-control', () => {
 });
 
 describe('boardkit serve without loopback permission', () => {
-  test('the delivery checks skip with the reason, the URL guard passes, and the run exits 0', async () => {
+  test('the delivery checks skip with the reason and the remedy, the URL guard passes, and the run is incomplete', async () => {
     const run = await runBoardkit(
       ['conformance', '--target', plain.baseUrl, '--api-key', keyA, '--only', 'webhooks', '--report-dir', join(reports, 'plain')],
       { BOARDKIT_API_KEY: '', BOARDKIT_API_KEY_B: '' },
     );
-    const report = JSON.parse(await readFile(join(reports, 'plain', 'report.json'), 'utf8')) as Report;
+    const report = JSON.parse(await readFile(join(reports, 'plain', 'report.json'), 'utf8')) as Report & { summary: { verdict: string } };
     const status = Object.fromEntries(report.requirements.map((requirement) => [requirement.id, requirement.status]));
     // Subscribing, the URL guard and managing subscriptions need no delivery.
     const withoutDelivery = ['HOOK-001', 'HOOK-011', 'HOOK-015', 'HOOK-016', 'HOOK-017'];
     const needDelivery = report.requirements.filter((requirement) => !withoutDelivery.includes(requirement.id));
     expect(needDelivery.map((requirement) => requirement.id)).toHaveLength(13);
     expect(needDelivery.filter((requirement) => requirement.status !== 'skip')).toEqual([]);
-    for (const { reason } of needDelivery) {
-      expect(reason).toMatch(/^the target does not deliver to the suite's receiver at http:\/\/127\.0\.0\.1:\d+ \(its attempts: Not sent: .+\); start it so it may deliver to loopback$/);
+    for (const { reason, remedy } of needDelivery) {
+      expect(remedy).toContain('`boardkit serve --allow-loopback-webhooks`');
+      expect(reason).toMatch(/^the target does not deliver to the suite's receiver at http:\/\/127\.0\.0\.1:\d+ \(its attempts: Not sent: .+\); the reference server does with `boardkit serve --allow-loopback-webhooks`$/);
     }
     expect(withoutDelivery.map((id) => status[id])).toEqual(withoutDelivery.map(() => 'pass'));
-    expect(run.stdout).toContain('Verdict: no MUST requirement failed.');
-    expect(run.code).toBe(0);
+    expect(report.summary.verdict).toBe('incomplete');
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(/^Verdict: incomplete \(no MUST requirement failed, but \d+ could not be checked: HOOK-/);
+    expect(run.code).toBe(3);
   });
 });

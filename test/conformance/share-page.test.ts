@@ -1,6 +1,6 @@
 /**
- * The share page as the suite opens it: its address comes from the profile, a profile without one skips
- * the page checks with the reason, and the pages' answers (HTML, a 403 for a wrong password, a 410 for a
+ * The share page as the suite opens it: from the URL the API returns in `Share.url` in every profile
+ * (its path on the target's host, where the reference server serves it), or where a profile says; the pages' answers (HTML, a 403 for a wrong password, a 410 for a
  * revoked link) are evidence only, never judged by the API sweeps.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -21,11 +21,16 @@ describe('the share page', () => {
     await target?.close();
   });
 
-  test('without sharePage in the profile, the page checks skip and say why', async () => {
+  test('without sharePage in the profile, the pages open from Share.url and are judged', async () => {
     const result = await runConformance({ target: target.baseUrl, apiKey: keyA, apiKeyB: keyB, profile: builtInProfiles['default']!, only: pageRequirements });
     const judged = result.requirements.filter((requirement) => pageRequirements.includes(requirement.id));
-    expect(judged.map((requirement) => [requirement.id, requirement.status])).toEqual(pageRequirements.map((id) => [id, 'skip']));
-    expect(judged.every((requirement) => /sharePage/.test(requirement.reason ?? ''))).toBe(true);
+    expect(judged.map((requirement) => [requirement.id, requirement.status])).toEqual(pageRequirements.map((id) => [id, 'pass']));
+  }, 60_000);
+
+  test('a profile that names the wrong place fails the page checks: the place it names is the one opened', async () => {
+    const profile = { ...builtInProfiles['default']!, sharePage: '/nowhere/{token}' };
+    const result = await runConformance({ target: target.baseUrl, apiKey: keyA, apiKeyB: keyB, profile, only: ['SHARE-004'] });
+    expect(result.requirements.map((requirement) => [requirement.id, requirement.status])).toEqual([['SHARE-004', 'fail']]);
   }, 60_000);
 
   test("with it, the pages are opened, and the API sweeps do not judge them", async () => {

@@ -1,7 +1,7 @@
 /**
- * The tier checks on a target without test control: keys of other tiers named by the profile
- * (`--tier-key TIER=KEY`) stand in for the keys the control plane would provision, and without them
- * the checks skip and say what to supply. The reference server runs without `--test-control`; its
+ * The tier and credit checks on a target without test control: keys of other tiers named by the profile
+ * (`--tier-key TIER=KEY`) and a key of a workspace with little credit (`--low-credit-key`) stand in for
+ * the keys the control plane would provision, and without them the checks skip and say what to supply. The reference server runs without `--test-control`; its
  * lower-tier workspaces are provisioned in its store, as a console would.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -18,6 +18,7 @@ import { runBoardkit } from '../support/boardkit.js';
 const keyA = 'sk_test_tierkeysworkspacea00001';
 const proKey = 'sk_test_tierkeysprotier0000001';
 const maxKey = 'sk_test_tierkeysmaxtier0000001';
+const poorKey = 'sk_test_tierkeyslowcredit00001';
 let server: RunningServer;
 
 const statuses = (result: RunResult): Record<string, string> => Object.fromEntries(result.requirements.map((requirement) => [requirement.id, requirement.status]));
@@ -27,6 +28,7 @@ beforeAll(async () => {
   const { store, versions, clock } = server.services;
   provisionKey(store, proKey, { tier: 'pro', apiVersion: versions.current, now: clock.now() });
   provisionKey(store, maxKey, { tier: 'max', apiVersion: versions.current, now: clock.now() });
+  provisionKey(store, poorKey, { tier: 'ultra', apiVersion: versions.current, now: clock.now(), startingCredits: 1 });
 });
 
 afterAll(async () => {
@@ -46,6 +48,17 @@ describe('the tier checks without test control', () => {
     for (const requirement of result.requirements) {
       expect(requirement.reason ?? requirement.observations[0]?.message).toMatch(/--tier-key/);
     }
+  }, 60_000);
+});
+
+describe('the insufficient-credit check without test control', () => {
+  test('passes with a key of a workspace with little credit, and skips without one, naming --low-credit-key', async () => {
+    const given = await runConformance({ target: server.baseUrl, apiKey: keyA, profile: { ...builtInProfiles['default']!, lowCreditKey: poorKey }, only: ['CRED-002'] });
+    expect(statuses(given)).toEqual({ 'CRED-002': 'pass' });
+    expect(JSON.stringify(given)).not.toContain(poorKey);
+    const without = await runConformance({ target: server.baseUrl, apiKey: keyA, only: ['CRED-002'] });
+    expect(statuses(without)).toEqual({ 'CRED-002': 'skip' });
+    expect(without.requirements[0]?.remedy).toMatch(/--low-credit-key/);
   }, 60_000);
 });
 

@@ -36,7 +36,11 @@ describe(`the reference server at --time-scale ${timeScale} without the time con
   test('the suite finds no time control, and no MUST or SHOULD requirement fails or errors', () => {
     expect(result.target).toMatchObject({ live: true, testControl: false });
     expect(notPassed(result).filter((line) => !line.includes(' skip: '))).toEqual([]);
-    expect(result.exitCode).toBe(0);
+    // What needs the target's time cannot be checked here: the run is incomplete, and says what would enable each.
+    expect(result.summary.verdict).toBe('incomplete');
+    expect(result.exitCode).toBe(3);
+    expect(result.summary.mustUnchecked.map((one) => one.id)).toContain('IDEM-007');
+    expect(result.summary.mustUnchecked.filter((one) => one.remedy === '')).toEqual([]);
   });
 
   test('the long polls and the signature timestamps are judged, not skipped', () => {
@@ -73,6 +77,9 @@ describe(`the reference server at --time-scale ${timeScale} with the time contro
   test('every MUST and SHOULD requirement passes, except the rate limits the profile leaves out', () => {
     expect(result.target).toMatchObject({ testControl: true, clockControllable: true });
     expect(notPassed(result).filter((line) => !line.startsWith('RATE-'))).toEqual([]);
-    expect(result.exitCode).toBe(0);
+    // The rate limits (MUST among them) run only when selected: without them the run is incomplete.
+    expect(result.summary.mustUnchecked.map((one) => one.id)).toEqual(['RATE-001', 'RATE-002', 'RATE-003']);
+    expect(result.summary.mustUnchecked[0]?.remedy).toMatch(/--only rate-limits/);
+    expect(result.exitCode).toBe(3);
   });
 });

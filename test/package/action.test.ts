@@ -5,7 +5,9 @@
  * input is read, outputs point at real step ids, and the workflow in docs/implementers.md passes only
  * inputs the action declares, including every required one.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
@@ -15,6 +17,7 @@ import { packageRoot } from '../../src/contract/paths.js';
 interface Step {
   id?: string;
   uses?: string;
+  run?: string;
   with?: Record<string, string>;
 }
 
@@ -65,6 +68,39 @@ describe('action.yml', () => {
         expect(ids).toContain(id);
       }
     }
+  });
+});
+
+describe("the conformance step's script", () => {
+  const script = action.runs.steps.find((step) => step.id === 'conformance')!.run!;
+
+  /** Runs the script with an `npx` on PATH that records its arguments and exits with `code`. */
+  function runStep(code: number, env: Record<string, string>): { status: number | null; args: string[]; output: string } {
+    const dir = mkdtempSync(join(tmpdir(), 'boardkit-action-'));
+    try {
+      writeFileSync(join(dir, 'npx'), `#!/usr/bin/env bash\nprintf '%s\\n' "$@" > "${dir}/args"\nexit ${code}\n`);
+      chmodSync(join(dir, 'npx'), 0o755);
+      writeFileSync(join(dir, 'output'), '');
+      const base = { PATH: `${dir}:${process.env['PATH'] ?? ''}`, GITHUB_OUTPUT: join(dir, 'output'), RUNNER_TEMP: dir, TARGET: 'http://127.0.0.1:8080', PROFILE: 'default', REPORT_DIR: join(dir, 'reports'), TIMEOUT_SECONDS: '1800', ALLOW_INCOMPLETE: 'false' };
+      const run = spawnSync('bash', ['-e', '-c', script], { env: { ...base, ...env }, encoding: 'utf8' });
+      return { status: run.status, args: readFileSync(join(dir, 'args'), 'utf8').trim().split('\n'), output: readFileSync(join(dir, 'output'), 'utf8') };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  test('an incomplete run (exit 3) fails the job, and says so in the output', () => {
+    const run = runStep(3, {});
+    expect(run.status).toBe(3);
+    expect(run.output).toBe('exit-code=3\n');
+    expect(run.args).not.toContain('--allow-incomplete');
+  });
+
+  test('allow-incomplete passes --allow-incomplete; the keys and the time limit reach the suite', () => {
+    const run = runStep(0, { ALLOW_INCOMPLETE: 'true', TIER_KEYS: 'pro=sk_test_pro max=sk_test_max', LOW_CREDIT_KEY: 'sk_test_poor', TIMEOUT_SECONDS: '600' });
+    expect(run.status).toBe(0);
+    expect(run.args.join(' ')).toContain('--timeout 600');
+    expect(run.args.join(' ')).toContain('--tier-key pro=sk_test_pro --tier-key max=sk_test_max --low-credit-key sk_test_poor --allow-incomplete');
   });
 });
 

@@ -122,7 +122,7 @@ describe('check-receiver', () => {
     const run = await runBoardkit(['webhooks', 'check-receiver', '--url', stale.url, '--secret', secret, '--report-dir', reportDir]);
     await stale.close();
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('Verdict: MUST requirements failed: RECV-004.');
+    expect(run.stdout).toContain('Verdict: not conformant (MUST requirements failed: RECV-004).');
     const junit = await readFile(join(reportDir, 'junit.xml'), 'utf8');
     expect(junit).toContain('<testsuite name="conformance.receiver" tests="9" failures="1"');
     expect(await readFile(join(reportDir, 'report.html'), 'utf8')).toContain('<h1>Webhook receiver conformance</h1>');

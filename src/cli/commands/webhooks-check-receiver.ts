@@ -18,7 +18,7 @@ interface CheckReceiverOptions {
 
 export function webhooksCheckReceiverCommand(): Command {
   return new Command('check-receiver')
-    .description("test a webhook receiver against the seed's verification rules; exits 0 when no MUST fails, 1 when one does, 2 when it cannot run")
+    .description("test a webhook receiver against the seed's verification rules; exits 0 conformant, 1 a MUST failed, 2 cannot run, 3 a MUST could not be checked")
     .option('--url <url>', 'the receiver (required; loopback only unless --allow-remote)')
     .option('--secret <secret>', 'the signing secret the receiver verifies with')
     .option('--report-dir <dir>', 'where to write report.json, junit.xml and report.html', 'reports/receiver')

@@ -28,6 +28,8 @@ export interface Variant {
   chunks?: number;
   /** Re-frames an event-stream block into the writes sent (after `text`). */
   stream?(block: string): string[];
+  /** Keeps an event stream open once the upstream one ends: a target that never finishes it. */
+  holdStreams?: boolean;
   /** Rewrites a webhook delivery body (parsed) before it is signed again and passed on. */
   delivery?(body: Record<string, unknown>, headers: IncomingHttpHeaders): unknown;
 }
@@ -123,7 +125,9 @@ export async function startRewritingProxy(upstream: string, variant: Variant): P
           await pause();
         }
       }
-      response.end();
+      if (variant.holdStreams !== true) {
+        response.end();
+      }
       return;
     }
     let answer = (await read(upstreamAnswer)).toString('utf8');
