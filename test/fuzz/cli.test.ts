@@ -38,7 +38,7 @@ describe('arguments', () => {
   test('without a key the run cannot be made: exit 2', async () => {
     const run = await boardkit(['fuzz', '--target', 'http://127.0.0.1:9']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('boardkit fuzz: an API key is required: pass --api-key or set BOARDKIT_API_KEY\n');
+    expect(run.stderr).toBe('boardkit: an API key is required: pass --api-key or set BOARDKIT_API_KEY\n');
   });
 
   test('a target that does not answer cannot be tested: exit 2', async () => {

@@ -62,7 +62,7 @@ function baseUrl(value: string): string {
 
 /** Exit code 2, could not run: Schemathesis not found or not installable, no key, a report folder refused. */
 function couldNotRun(message: string): void {
-  process.stderr.write(`boardkit fuzz: ${message}\n`);
+  process.stderr.write(`boardkit: ${message}\n`);
   process.exitCode = 2;
 }
 
