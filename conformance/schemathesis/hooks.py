@@ -1,4 +1,4 @@
-"""Schemathesis hooks of `boardkit fuzz` (docs/fuzzing.md › Waits and time).
+"""Schemathesis hooks of `boardkit fuzz` (docs/fuzzing.md › Waits, progress and time).
 
 `boardkit fuzz` loads this file into every run (`SCHEMATHESIS_HOOKS`). It sizes the run's waits without
 changing what the contract says is valid, and reports progress to the command:
@@ -69,7 +69,6 @@ def after_call(context, case, response):
             "phase": meta.phase.name.value if meta is not None else None,
             "operation": case.operation.label,
             "status": response.status_code,
-            "seconds": round(response.elapsed, 3),
         }
     )
     with _progress_lock:

@@ -15,8 +15,6 @@ export interface CallRecord {
   /** `METHOD /path`, as Schemathesis labels the operation. */
   operation: string;
   status: number;
-  /** Until the response head arrived. */
-  seconds: number;
 }
 
 function isCallRecord(value: unknown): value is CallRecord {

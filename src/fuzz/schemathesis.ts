@@ -17,7 +17,7 @@ export const defaultConfigFile = join(packageRoot, 'conformance', 'schemathesis'
 export const hooksFile = join(packageRoot, 'conformance', 'schemathesis', 'hooks.py');
 
 /**
- * How long a generated request may keep the run waiting (docs/fuzzing.md › Waits and time). A long poll's
+ * How long a generated request may keep the run waiting (docs/fuzzing.md › Waits, progress and time). A long poll's
  * `wait_ms` above `waitMs` is sent as `waitMs` (a value the contract allows, up to its 60000), and an event
  * stream read without `finite=true` is cut after `streamSeconds`; the checks judge what was read.
  */

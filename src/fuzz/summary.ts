@@ -54,8 +54,8 @@ function stopExplanation(report: RunReport, maxTime: number | undefined): string
 }
 
 /**
- * What ran, in a few lines for the console: the verdict, why the run ended, each phase, the operations
- * and test cases, and the failures by check.
+ * What ran, in a few lines for the console: why the run ended, each phase, the operations and test cases,
+ * and the failures and errors.
  */
 export function outcomeLines(input: SummaryInput): string[] {
   const report = input.report;

@@ -2,8 +2,8 @@
  * `boardkit fuzz`: Schemathesis against a running implementation, every check and every phase
  * (src/fuzz, conformance/schemathesis/). Exits 0 when the target passed, 1 on any failure, 2 when the run
  * could not be made; the reports and `summary.md` land in the report directory. Progress goes to stderr
- * while the run goes, and a summary of what ran ends it. Schemathesis is found or installed on first use (src/fuzz/locate.ts), so a
- * package user needs no step but `npm install`.
+ * while the run goes, and a summary of what ran ends it. Schemathesis is found or installed on first use
+ * (src/fuzz/locate.ts), so a package user needs no step but `npm install`.
  * @module
  */
 import { Command, InvalidArgumentError } from 'commander';
@@ -68,7 +68,7 @@ function couldNotRun(message: string): void {
 
 export function fuzzCommand(): Command {
   return new Command('fuzz')
-    .description('run Schemathesis (all checks, all phases) against a running implementation; exits 1 on any failure')
+    .description('run Schemathesis (all checks, all phases) against a running implementation; exits 1 on any failure, 2 when it cannot run')
     .requiredOption('--target <url>', 'the API base URL, e.g. http://127.0.0.1:8080', baseUrl)
     .option('--api-key <key>', 'the bearer key to test with (default: $BOARDKIT_API_KEY)')
     .option('--max-examples <n>', 'test cases per operation and phase', positiveInteger, 100)
