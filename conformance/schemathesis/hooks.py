@@ -56,7 +56,8 @@ def before_call(context, case, kwargs):
         if bounded is not query["wait_ms"]:
             case.query = {**query, "wait_ms": bounded}
     if _reads_event_stream(case):
-        kwargs["timeout"] = min(kwargs.get("timeout") or STREAM_SECONDS, STREAM_SECONDS)
+        timeout = kwargs.get("timeout")
+        kwargs["timeout"] = min(timeout, STREAM_SECONDS) if isinstance(timeout, (int, float)) else STREAM_SECONDS
 
 
 @schemathesis.hook
