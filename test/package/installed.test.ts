@@ -242,7 +242,7 @@ const quickPaths: QuickPath[] = [
     command: 'fuzz',
     title: 'installs Schemathesis in the user cache on first use and passes against serve',
     check: async () => {
-      // The examples phase: every generated long poll would hold up to 60 s of wall-clock time on serve.
+      // The examples phase keeps this test short; the times of whole runs against serve are in docs/fuzzing.md.
       const fuzz = await boardkit('fuzz', '--target', target, '--api-key', apiKey, '--max-examples', '1', '--phases', 'examples');
       expectSuccess(fuzz);
       expect(fuzz.stderr).toContain(`first use: installing Schemathesis`);
