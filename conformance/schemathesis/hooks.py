@@ -27,8 +27,19 @@ LONG_POLL_MAXIMUM_MS = 60000
 MAX_WAIT_MS = int(os.environ.get("BOARDKIT_FUZZ_MAX_WAIT_MS", "1000"))
 STREAM_SECONDS = float(os.environ.get("BOARDKIT_FUZZ_STREAM_SECONDS", "2"))
 
-_progress_fd = os.environ.get("BOARDKIT_FUZZ_PROGRESS_FD")
-_progress = os.fdopen(int(_progress_fd), "w", buffering=1, encoding="utf-8") if _progress_fd else None
+
+def _open_progress():
+    """The pipe the command reads progress from; without one (a run outside the command) none is written."""
+    fd = os.environ.get("BOARDKIT_FUZZ_PROGRESS_FD")
+    if not fd:
+        return None
+    try:
+        return os.fdopen(int(fd), "w", buffering=1, encoding="utf-8")
+    except (OSError, ValueError):
+        return None
+
+
+_progress = _open_progress()
 _progress_lock = threading.Lock()
 
 
