@@ -11,13 +11,14 @@ import { locateSchemathesis, type LocateOptions } from './locate.js';
 import { reportFiles, runSchemathesis, type SchemathesisRun } from './schemathesis.js';
 import { renderSummary, type RunReport } from './summary.js';
 
-export { defaultConfigFile, reportFiles, schemathesisArguments } from './schemathesis.js';
+export { defaultConfigFile, hooksFile, reportFiles, schemathesisArguments, waitBounds } from './schemathesis.js';
+export { progressPrinter, readCallRecords, type CallRecord } from './progress.js';
 export { userCacheDir } from './cache-dir.js';
 export { locateSchemathesis, projectSchemathesis, type LocatedSchemathesis, type SchemathesisSource } from './locate.js';
 export { managedVenvDir } from './managed-venv.js';
 export { pinnedSchemathesis } from './python.js';
 export { parseJunit, type JunitFinding, type JunitTestCase } from './junit.js';
-export { renderSummary, type RunReport } from './summary.js';
+export { outcomeLines, renderSummary, type RunReport } from './summary.js';
 
 export interface FuzzOptions extends Omit<SchemathesisRun, 'reportDir'> {
   /** Where the reports go; created if missing. */
@@ -27,7 +28,7 @@ export interface FuzzOptions extends Omit<SchemathesisRun, 'reportDir'> {
 }
 
 export interface FuzzResult {
-  /** 0 when the run passed; nonzero on any failure or error. */
+  /** 0 the run passed, 1 it found failures, 2 it could not run (`verdict`). */
   exitCode: number;
   reportDir: string;
   summaryPath: string;
@@ -49,17 +50,20 @@ export function parseRunReport(text: string): RunReport {
 }
 
 /**
- * A run passes only when Schemathesis exits 0 and its own report counts no failure and no error; a run
- * that left no report (a schema or connection error before testing) fails as well.
+ * The command's exit code, by the kit's rule: `1` when the run found failures (the target broke the
+ * contract), `0` when Schemathesis passed with no failure and no error, and `2`, could not run, for
+ * everything else: no report (the contract or the target could not be reached), errors without failures
+ * (requests that could not be made or judged), a run that stopped because the server went away, or a
+ * warning the configuration fails on (a key refused everywhere, a contract not fully read).
  */
 export function verdict(schemathesisExit: number, report: RunReport | undefined): number {
-  if (schemathesisExit !== 0) {
-    return schemathesisExit;
-  }
-  if (report === undefined || report.failures.length > 0 || report.errors.length > 0) {
+  if (report !== undefined && report.failures.length > 0) {
     return 1;
   }
-  return 0;
+  if (schemathesisExit === 0 && report !== undefined && report.errors.length === 0 && report.stop_reason !== 'server_unavailable') {
+    return 0;
+  }
+  return 2;
 }
 
 export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
@@ -78,7 +82,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
   const summaryPath = join(reportDir, reportFiles.summary);
   await writeFile(
     summaryPath,
-    renderSummary({ target: options.target, maxExamples: options.maxExamples, exitCode, report, testCases }),
+    renderSummary({ target: options.target, maxExamples: options.maxExamples, maxTime: options.maxTime, exitCode, report, testCases }),
   );
   return { exitCode, reportDir, summaryPath, report, testCases };
 }

@@ -25,6 +25,8 @@ export interface RunReport {
 export interface SummaryInput {
   target: string;
   maxExamples: number;
+  /** The time budget in seconds, when the run had one. */
+  maxTime?: number | undefined;
   /** The exit code the command ends with. */
   exitCode: number;
   report: RunReport | undefined;
@@ -33,6 +35,48 @@ export interface SummaryInput {
 
 const phaseMarks: Record<string, string> = { success: 'passed', failure: 'FAILED', error: 'ERROR', skip: 'skipped' };
 
+/** Why the run ended, in words (Schemathesis's `stop_reason`). */
+function stopExplanation(report: RunReport, maxTime: number | undefined): string {
+  switch (report.stop_reason) {
+    case 'completed':
+      return 'ran to completion';
+    case 'max_time':
+      return `stopped at its time budget${maxTime === undefined ? '' : ` of ${maxTime} s`}`;
+    case 'interrupted':
+      return 'interrupted before the end';
+    case 'failure_limit':
+      return 'stopped at the failure limit';
+    case 'server_unavailable':
+      return 'stopped: the server stopped responding';
+    default:
+      return report.stop_reason;
+  }
+}
+
+/**
+ * What ran, in a few lines for the console: why the run ended, each phase, the operations and test cases,
+ * and the failures and errors.
+ */
+export function outcomeLines(input: SummaryInput): string[] {
+  const report = input.report;
+  if (report === undefined) {
+    return ['No run report: Schemathesis stopped before testing (see schemathesis.log).'];
+  }
+  const seconds = report.running_time === null ? '' : ` in ${Math.round(report.running_time)} s`;
+  const phases = Object.entries(report.phases ?? {}).map(
+    ([phase, { status, skip_reason }]) => `${phase} ${phaseMarks[status] ?? status}${skip_reason === null ? '' : ` (${skip_reason})`}`,
+  );
+  const operations = report.operations;
+  return [
+    `Ran${seconds}, ${stopExplanation(report, input.maxTime)}.`,
+    `Phases: ${phases.join(', ') || 'none'}.`,
+    `Operations: ${operations?.tested ?? 0} of ${operations?.selected ?? 0} tested; test cases: ${report.test_cases.generated} ` +
+      `generated, ${report.test_cases.with_failures} with failures, ${report.test_cases.errored} errored.`,
+    ...report.failures.map((failure) => `Failure ${failure.code} ${failure.title} (${failure.count}): ${failure.operations.join(', ')}`),
+    ...report.errors.map((error) => `Error: ${error.title} (${error.count})`),
+  ];
+}
+
 function escapeCell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 }
@@ -40,9 +84,10 @@ function escapeCell(text: string): string {
 function overview(input: SummaryInput, report: RunReport): string[] {
   const seconds = report.running_time === null ? 'unknown' : `${report.running_time.toFixed(1)} s`;
   const operations = report.operations;
+  const budget = input.maxTime === undefined ? '' : ` and \`--max-time ${input.maxTime}\``;
   return [
-    `Schemathesis ${report.schemathesis_version} against \`${input.target}\` with \`--max-examples ${input.maxExamples}\`, ` +
-      `seed \`${report.seed ?? 'none'}\`, ${seconds} (${report.stop_reason}).`,
+    `Schemathesis ${report.schemathesis_version} against \`${input.target}\` with \`--max-examples ${input.maxExamples}\`${budget}, ` +
+      `seed \`${report.seed ?? 'none'}\`, ${seconds}: ${stopExplanation(report, input.maxTime)}.`,
     '',
     operations === null
       ? 'No operations were loaded.'

@@ -1,7 +1,7 @@
 /**
  * `boardkit fuzz` as users run it (`node bin/boardkit.js fuzz`, on the built `lib/`): bad arguments are a
- * one-line message and exit 1, and a run that finds a failure exits 1 with the failure in `summary.md`
- * and the JUnit report. The failing target is the project's Prism mock, which accepts any bearer token:
+ * one-line message and a nonzero exit, a run that cannot be made exits 2, and a run that finds a failure
+ * exits 1 with the failure in `summary.md` and the JUnit report. The failing target is the project's Prism mock, which accepts any bearer token:
  * Schemathesis's `ignored_auth` check must catch that. The run is limited to `GET /v1/sessions/{id}` and
  * the examples phase by a test configuration, so it takes seconds.
  */
@@ -27,13 +27,33 @@ describe('arguments', () => {
     [['--target', 'http://127.0.0.1:9', '--api-key', 'k', '--max-examples', '0'], 'expected a positive integer'],
     [['--target', 'http://127.0.0.1:9', '--api-key', 'k', '--phases', 'examples,unit'], 'unknown phase unit'],
     [['--target', 'http://127.0.0.1:9', '--api-key', 'k', '--seed', '-3'], 'expected the decimal seed'],
-    [['--target', 'http://127.0.0.1:9'], 'an API key is required'],
+    [['--target', 'http://127.0.0.1:9', '--api-key', 'k', '--max-time', '0'], 'expected a positive integer'],
   ])('fuzz %j fails with a message', async (args, message) => {
     const run = await boardkit(['fuzz', ...args]);
-    expect(run.code).toBe(1);
+    expect(run.code).not.toBe(0);
     expect(run.stderr).toContain(message);
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
+
+  test('without a key the run cannot be made: exit 2', async () => {
+    const run = await boardkit(['fuzz', '--target', 'http://127.0.0.1:9']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('boardkit: an API key is required: pass --api-key or set BOARDKIT_API_KEY\n');
+  });
+
+  test('a target that does not answer cannot be tested: exit 2', async () => {
+    const reportDir = await mkdtemp(join(tmpdir(), 'boardkit-fuzz-down-'));
+    try {
+      const run = await boardkit(
+        ['fuzz', '--target', 'http://127.0.0.1:9', '--max-examples', '1', '--phases', 'examples', '--report-dir', reportDir],
+        { BOARDKIT_API_KEY: 'sk_test_4eC39HqLyjWDarjtT1zdp7dc' },
+      );
+      expect(run.code, run.stdout).toBe(2);
+      expect(run.stdout).toContain('boardkit fuzz: could not run (exit 2)');
+    } finally {
+      await rm(reportDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('a failing target', () => {
@@ -61,7 +81,9 @@ describe('a failing target', () => {
         { BOARDKIT_API_KEY: 'sk_test_4eC39HqLyjWDarjtT1zdp7dc' },
       );
       expect(run.code).toBe(1);
-      expect(run.stdout).toContain(`boardkit fuzz: FAILED; see ${join(reportDir, reportFiles.summary)}`);
+      expect(run.stdout).toContain('boardkit fuzz: FAILED (exit 1)');
+      expect(run.stdout).toContain('Failure ST401 API accepts invalid authentication (1): GET /v1/sessions/{id}');
+      expect(run.stdout).toContain(`See ${join(reportDir, reportFiles.summary)}`);
       // The key travels in the environment and Schemathesis filters it out of what it prints.
       expect(run.stdout).not.toContain('sk_test_4eC39HqLyjWDarjtT1zdp7dc');
 

@@ -1,15 +1,21 @@
 /**
  * The parts of `boardkit fuzz` that read Schemathesis's reports and decide the verdict: the JUnit reader,
- * the JSON run report (with its 128-bit seed), the exit code, the command line and the summary page.
+ * the JSON run report (with its 128-bit seed), the exit code, the command line, the summary page, the
+ * console's account of what ran and the progress lines.
  */
+import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import {
   defaultConfigFile,
+  outcomeLines,
   parseJunit,
   parseRunReport,
+  progressPrinter,
+  readCallRecords,
   renderSummary,
   schemathesisArguments,
   verdict,
+  type CallRecord,
   type RunReport,
 } from '../../src/fuzz/index.js';
 
@@ -96,16 +102,23 @@ describe('verdict', () => {
     expect(verdict(0, runReport())).toBe(0);
   });
 
-  test('fails on a Schemathesis failure or error exit, keeping its code', () => {
-    expect(verdict(1, runReport())).toBe(1);
-    expect(verdict(2, runReport())).toBe(2);
+  test('a failure of the target is 1, whatever else happened', () => {
+    const failure = { code: 'ST101', title: 'Server error', severity: 'critical', count: 1, operations: ['GET /v1/health'] };
+    expect(verdict(1, runReport({ failures: [failure] }))).toBe(1);
+    expect(verdict(0, runReport({ failures: [failure] }))).toBe(1);
+    expect(verdict(1, runReport({ failures: [failure], errors: [{ title: 'Network Error', count: 2 }] }))).toBe(1);
   });
 
-  test('fails when the report counts a failure or an error, or is missing', () => {
-    const failure = { code: 'ST101', title: 'Server error', severity: 'critical', count: 1, operations: ['GET /v1/health'] };
-    expect(verdict(0, runReport({ failures: [failure] }))).toBe(1);
-    expect(verdict(0, runReport({ errors: [{ title: 'Network Error', count: 2 }] }))).toBe(1);
-    expect(verdict(0, undefined)).toBe(1);
+  test('a run that could not be made or judged is 2', () => {
+    // No report: the contract or the target could not be reached.
+    expect(verdict(1, undefined)).toBe(2);
+    expect(verdict(0, undefined)).toBe(2);
+    // Errors without failures: requests that could not be made.
+    expect(verdict(1, runReport({ errors: [{ title: 'Network Error', count: 2 }] }))).toBe(2);
+    expect(verdict(0, runReport({ errors: [{ title: 'Network Error', count: 2 }] }))).toBe(2);
+    // A warning the configuration fails on (a key refused everywhere), or the server gone mid-run.
+    expect(verdict(1, runReport({ warnings: { missing_auth: ['GET /v1/sessions'] } }))).toBe(2);
+    expect(verdict(0, runReport({ stop_reason: 'server_unavailable' }))).toBe(2);
   });
 });
 
@@ -123,10 +136,76 @@ describe('schemathesisArguments', () => {
     expect(args).not.toContain('--phases');
   });
 
-  test('passes a seed and a phase selection through', () => {
-    const args = schemathesisArguments({ ...base, seed: '42', phases: ['examples', 'stateful'] });
+  test('passes a seed, a phase selection and a time budget through', () => {
+    const args = schemathesisArguments({ ...base, seed: '42', phases: ['examples', 'stateful'], maxTime: 90 });
     expect(args.join(' ')).toContain('--seed 42');
     expect(args.join(' ')).toContain('--phases examples,stateful');
+    expect(args.join(' ')).toContain('--max-time 90');
+    expect(schemathesisArguments(base)).not.toContain('--max-time');
+  });
+});
+
+describe('outcomeLines', () => {
+  test('say why the run ended, each phase, and the failures', () => {
+    const failure = { code: 'ST202', title: 'Schema-valid request rejected', severity: 'high', count: 5, operations: ['POST /v1/sessions'] };
+    const lines = outcomeLines({
+      target: 'http://127.0.0.1:8080',
+      maxExamples: 2,
+      maxTime: 60,
+      exitCode: 1,
+      report: runReport({
+        stop_reason: 'max_time',
+        running_time: 60.2,
+        failures: [failure],
+        phases: { examples: { status: 'success', skip_reason: null }, stateful: { status: 'skip', skip_reason: 'disabled' } },
+      }),
+      testCases: [],
+    });
+    expect(lines).toEqual([
+      'Ran in 60 s, stopped at its time budget of 60 s.',
+      'Phases: examples passed, stateful skipped (disabled).',
+      'Operations: 46 of 46 tested; test cases: 1092 generated, 0 with failures, 0 errored.',
+      'Failure ST202 Schema-valid request rejected (5): POST /v1/sessions',
+    ]);
+  });
+
+  test('say when there is no report', () => {
+    expect(outcomeLines({ target: 'http://127.0.0.1:9', maxExamples: 2, exitCode: 2, report: undefined, testCases: [] })[0]).toContain('No run report');
+  });
+});
+
+describe('progress', () => {
+  const call = (phase: string | null, operation: string): CallRecord => ({ phase, operation, status: 200 });
+
+  test('a line for each phase and for each operation a phase reaches, and a count between', () => {
+    let clock = 0;
+    const lines: string[] = [];
+    const print = progressPrinter({ write: (line) => lines.push(line), now: () => clock, heartbeatSeconds: 10 });
+    print(call('examples', 'GET /v1/health'));
+    print(call('examples', 'GET /v1/health'));
+    clock = 11_000;
+    print(call('examples', 'GET /v1/health'));
+    print(call('examples', 'GET /v1/sessions'));
+    clock = 12_000;
+    print(call('coverage', 'GET /v1/health'));
+    expect(lines).toEqual([
+      '[   0 s] examples phase',
+      '[   0 s] examples  GET /v1/health  (operation 1 of the phase, 1 requests so far)',
+      '[  11 s] examples  3 requests, 1 operations so far',
+      '[  11 s] examples  GET /v1/sessions  (operation 2 of the phase, 4 requests so far)',
+      '[  12 s] coverage phase',
+      '[  12 s] coverage  GET /v1/health  (operation 1 of the phase, 1 requests so far)',
+    ]);
+  });
+
+  test('reads the hooks\' JSON lines and leaves anything else out', async () => {
+    const stream = new PassThrough();
+    const calls: CallRecord[] = [];
+    readCallRecords(stream, (record) => calls.push(record));
+    stream.end('{"phase":"coverage","operation":"GET /v1/sessions/{id}","status":404}\nnot json\n{"phase":1}\n');
+    await new Promise((resolve) => stream.on('end', resolve).resume());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual([{ phase: 'coverage', operation: 'GET /v1/sessions/{id}', status: 404 }]);
   });
 });
 

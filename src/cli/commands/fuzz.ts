@@ -1,8 +1,9 @@
 /**
  * `boardkit fuzz`: Schemathesis against a running implementation, every check and every phase
- * (src/fuzz, conformance/schemathesis/). Exits nonzero on any failure; the reports and `summary.md` land
- * in the report directory. Schemathesis is found or installed on first use (src/fuzz/locate.ts), so a
- * package user needs no step but `npm install`.
+ * (src/fuzz, conformance/schemathesis/). Exits 0 when the target passed, 1 on any failure, 2 when the run
+ * could not be made; the reports and `summary.md` land in the report directory. Progress goes to stderr
+ * while the run goes, and a summary of what ran ends it. Schemathesis is found or installed on first use
+ * (src/fuzz/locate.ts), so a package user needs no step but `npm install`.
  * @module
  */
 import { Command, InvalidArgumentError } from 'commander';
@@ -11,6 +12,7 @@ interface FuzzCommandOptions {
   target: string;
   apiKey?: string;
   maxExamples: number;
+  maxTime?: number;
   reportDir: string;
   config?: string;
   seed?: string;
@@ -58,12 +60,19 @@ function baseUrl(value: string): string {
   return value.replace(/\/+$/, '');
 }
 
+/** Exit code 2, could not run: Schemathesis not found or not installable, no key, a report folder refused. */
+function couldNotRun(message: string): void {
+  process.stderr.write(`boardkit: ${message}\n`);
+  process.exitCode = 2;
+}
+
 export function fuzzCommand(): Command {
   return new Command('fuzz')
-    .description('run Schemathesis (all checks, all phases) against a running implementation; exits 1 on any failure')
+    .description('run Schemathesis (all checks, all phases) against a running implementation; exits 1 on any failure, 2 when it cannot run')
     .requiredOption('--target <url>', 'the API base URL, e.g. http://127.0.0.1:8080', baseUrl)
     .option('--api-key <key>', 'the bearer key to test with (default: $BOARDKIT_API_KEY)')
     .option('--max-examples <n>', 'test cases per operation and phase', positiveInteger, 100)
+    .option('--max-time <seconds>', 'time budget of the run; it ends within it, spending what the examples leave on new cases', positiveInteger)
     .option('--report-dir <dir>', 'where the JUnit report and summary.md go', 'reports/fuzz')
     .option('--config <file>', 'Schemathesis configuration (default: conformance/schemathesis/schemathesis.toml)')
     .option('--seed <n>', 'reproduce an earlier run with its seed', seedDigits)
@@ -72,26 +81,38 @@ export function fuzzCommand(): Command {
     .action(async (options: FuzzCommandOptions) => {
       const apiKey = options.apiKey ?? process.env['BOARDKIT_API_KEY'];
       if (apiKey === undefined || apiKey === '') {
-        throw new Error('an API key is required: pass --api-key or set BOARDKIT_API_KEY');
+        couldNotRun('an API key is required: pass --api-key or set BOARDKIT_API_KEY');
+        return;
       }
       // Loaded on use, like every command's implementation.
-      const { runFuzz } = await import('../../fuzz/index.js');
+      const { outcomeLines, progressPrinter, runFuzz } = await import('../../fuzz/index.js');
       const { resolve } = await import('node:path');
-      const result = await runFuzz({
-        target: options.target,
-        apiKey,
-        maxExamples: options.maxExamples,
-        reportDir: options.reportDir,
-        ...(options.config === undefined ? {} : { configFile: resolve(options.config) }),
-        ...(options.seed === undefined ? {} : { seed: options.seed }),
-        ...(options.phases === undefined ? {} : { phases: options.phases }),
-        locate: {
-          ...(options.schemathesis === undefined ? {} : { explicit: options.schemathesis }),
-          onProgress: (line) => process.stderr.write(`${line}\n`),
-        },
-        onOutput: (chunk) => process.stdout.write(chunk),
-      });
-      process.stdout.write(`\nboardkit fuzz: ${result.exitCode === 0 ? 'passed' : 'FAILED'}; see ${result.summaryPath}\n`);
+      const printProgress = progressPrinter({ write: (line) => process.stderr.write(`boardkit fuzz ${line}\n`) });
+      let result;
+      try {
+        result = await runFuzz({
+          target: options.target,
+          apiKey,
+          maxExamples: options.maxExamples,
+          reportDir: options.reportDir,
+          ...(options.maxTime === undefined ? {} : { maxTime: options.maxTime }),
+          ...(options.config === undefined ? {} : { configFile: resolve(options.config) }),
+          ...(options.seed === undefined ? {} : { seed: options.seed }),
+          ...(options.phases === undefined ? {} : { phases: options.phases }),
+          locate: {
+            ...(options.schemathesis === undefined ? {} : { explicit: options.schemathesis }),
+            onProgress: (line) => process.stderr.write(`${line}\n`),
+          },
+          onOutput: (chunk) => process.stdout.write(chunk),
+          onCall: printProgress,
+        });
+      } catch (error) {
+        couldNotRun(error instanceof Error ? error.message : String(error));
+        return;
+      }
+      const verdictWord = ['passed', 'FAILED', 'could not run'][result.exitCode] ?? 'could not run';
+      const outcome = outcomeLines({ ...options, exitCode: result.exitCode, report: result.report, testCases: result.testCases });
+      process.stdout.write(`\nboardkit fuzz: ${verdictWord} (exit ${result.exitCode})\n${outcome.map((line) => `  ${line}\n`).join('')}  See ${result.summaryPath}\n`);
       process.exitCode = result.exitCode;
     });
 }
