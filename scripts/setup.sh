@@ -14,6 +14,8 @@ readonly INSTALL_STAMP="node_modules/.boardkit-install-stamp"
 # `boardkit fuzz` runs Schemathesis from this project-local virtual environment (git-ignored).
 readonly FUZZ_VENV=".venv"
 readonly FUZZ_REQUIREMENTS="conformance/schemathesis/requirements.txt"
+# The client generators and validators the contract is tested with (test/generators/), in the same .venv.
+readonly GENERATOR_REQUIREMENTS="conformance/schemathesis/generators-requirements.txt"
 readonly REQUIRED_PYTHON="3.11"
 
 declare -a RESULTS=()
@@ -97,12 +99,21 @@ find_python() {
   return 1
 }
 
+# Whether every `name==version` of the generators' requirements is what the .venv has.
+generators_installed() {
+  local frozen
+  frozen="$("$FUZZ_VENV/bin/python" -m pip freeze --disable-pip-version-check 2>/dev/null)" || return 1
+  grep -E '^[a-z].*==' "$GENERATOR_REQUIREMENTS" | while read -r pin; do
+    grep -qixF "$pin" <<<"$frozen" || return 1
+  done
+}
+
 install_fuzzer() {
   local want have python
   want="$(pinned_schemathesis)"
   have="$("$FUZZ_VENV/bin/schemathesis" --version 2>/dev/null | sed -n 's/^schemathesis, version //p' || true)"
-  if [[ -n "$want" && "$have" == "$want" ]]; then
-    log "schemathesis $have already in $FUZZ_VENV; skipping pip install"
+  if [[ -n "$want" && "$have" == "$want" ]] && generators_installed; then
+    log "schemathesis $have and the generators already in $FUZZ_VENV; skipping pip install"
     return
   fi
   if ! python="$(find_python)"; then
@@ -119,7 +130,8 @@ install_fuzzer() {
   if [[ ! -x "$FUZZ_VENV/bin/python" ]]; then
     "$python" -m venv "$FUZZ_VENV"
   fi
-  "$FUZZ_VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$FUZZ_REQUIREMENTS"
+  "$FUZZ_VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$FUZZ_REQUIREMENTS" \
+    -r "$GENERATOR_REQUIREMENTS"
 }
 
 # The API reference test opens the built page in headless Chromium: Debian's `chromium` package.

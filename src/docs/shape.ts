@@ -1,10 +1,12 @@
 /**
  * How a variant schema tells itself apart from its siblings, in words. The wire format has no tag
  * field (openapi/README.md "Variants"), so a branch is recognised by its own shape: its type, the
- * members it requires or forbids, whether it is closed, and its `const`, `pattern` and `format`.
+ * members it requires or forbids, whether it is closed, and its constant (`const`, a one-value `enum`, a
+ * fixed list), `pattern` and `format`.
  * @module
  */
 import type { OpenApiDocument } from '../contract/load.js';
+import { constantOf } from '../contract/constant.js';
 import { childPointer, resolve } from '../contract/pointer.js';
 import { componentName } from './labels.js';
 import { code, codeList } from './markdown.js';
@@ -19,14 +21,29 @@ function refName(value: unknown): string | undefined {
   return isSchema(value) && typeof value['$ref'] === 'string' ? componentName(value['$ref']) : undefined;
 }
 
+/**
+ * What a `not` excludes: members that must be absent (`not: {required: [a]}`, or each one-member branch of
+ * `not: {anyOf: [...]}`), and sets of members that must not all be present (a branch of several).
+ */
+function excluded(not: unknown): [string[], string[][]] {
+  if (!isSchema(not)) {
+    return [[], []];
+  }
+  const sets = (Array.isArray(not['anyOf']) ? not['anyOf'] : [not])
+    .map((branch) => (isSchema(branch) ? ((branch['required'] as string[] | undefined) ?? []) : []))
+    .filter((names) => names.length > 0);
+  return [sets.filter((names) => names.length === 1).flat(), sets.filter((names) => names.length > 1)];
+}
+
 function ownTraits(schema: Schema): string[] {
   const traits: string[] = [];
   const type = schema['type'];
   if (type !== undefined) {
     traits.push(Array.isArray(type) ? type.join(' or ') : String(type));
   }
-  if (schema['const'] !== undefined) {
-    traits.push(`exactly ${code(JSON.stringify(schema['const']))}`);
+  const constant = constantOf(schema);
+  if (constant !== undefined) {
+    traits.push(`exactly ${code(JSON.stringify(constant.value))}`);
   }
   if (typeof schema['format'] === 'string') {
     traits.push(`format ${code(schema['format'])}`);
@@ -40,13 +57,15 @@ function ownTraits(schema: Schema): string[] {
   }
   const properties = isSchema(schema['properties']) ? schema['properties'] : {};
   const forbidden = Object.entries(properties).filter(([, value]) => value === false).map(([name]) => name);
-  const notRequired = isSchema(schema['not']) ? ((schema['not']['required'] as string[] | undefined) ?? []) : [];
+  const [notRequired, notAllOf] = excluded(schema['not']);
   if (forbidden.length + notRequired.length > 0) {
     traits.push(`forbids ${codeList([...forbidden, ...notRequired])}`);
   }
+  notAllOf.forEach((names) => traits.push(`not all of ${codeList(names)}`));
   for (const [name, value] of Object.entries(properties)) {
-    if (isSchema(value) && value['const'] !== undefined) {
-      traits.push(`${code(name)} is ${code(JSON.stringify(value['const']))}`);
+    const constant = constantOf(value);
+    if (constant !== undefined) {
+      traits.push(`${code(name)} is ${code(JSON.stringify(constant.value))}`);
     }
   }
   if (schema['additionalProperties'] === false || schema['unevaluatedProperties'] === false) {

@@ -2894,8 +2894,9 @@ export interface components {
          *     Any other value is `400 invalid-request`. Responses use the open `ModeSlug`, so a mode added later is an
          *     additive change.
          * @example stress_test
+         * @enum {string}
          */
-        ModeChoice: components["schemas"]["ModeSlug"] & ("boardroom" | "decision" | "idea_lab" | "brainstorm" | "lightning_round" | "quick" | "the_arena" | "stress_test" | "debate" | "shark_tank" | "pitch" | "command_center" | "crisis" | "war_room" | "competitive" | "deep_dive" | "analysis" | "crystal_ball" | "forecast" | "research_lab" | "research");
+        ModeChoice: "boardroom" | "decision" | "idea_lab" | "brainstorm" | "lightning_round" | "quick" | "the_arena" | "stress_test" | "debate" | "shark_tank" | "pitch" | "command_center" | "crisis" | "war_room" | "competitive" | "deep_dive" | "analysis" | "crystal_ball" | "forecast" | "research_lab" | "research";
         /**
          * ModePage
          * @description A page of session modes (seed "Other records", paged list).
@@ -3095,9 +3096,7 @@ export interface components {
          * RateLimitedProblemPlain
          * @description Variant of the `rate-limited` body without `retry_after_s`; the wait is only in `Retry-After`.
          */
-        RateLimitedProblemPlain: components["schemas"]["Problem"] & {
-            retry_after_s?: never;
-        };
+        RateLimitedProblemPlain: components["schemas"]["Problem"] & Record<string, never>;
         /**
          * RateLimitedProblemWithRetryAfter
          * @description Variant of the `rate-limited` body that repeats the wait in `retry_after_s`.
@@ -3157,10 +3156,7 @@ export interface components {
          *     }
          */
         RetryScheduleFiveWaits: {
-            /**
-             * @description The wait before each retry, in minutes, counted from the previous attempt.
-             * @constant
-             */
+            /** @description The wait before each retry, in minutes, counted from the previous attempt. */
             waits_minutes: [
                 1,
                 5,
@@ -3195,10 +3191,7 @@ export interface components {
          *     }
          */
         RetryScheduleFourWaits: {
-            /**
-             * @description The wait before each retry, in minutes, counted from the previous attempt.
-             * @constant
-             */
+            /** @description The wait before each retry, in minutes, counted from the previous attempt. */
             waits_minutes: [
                 1,
                 5,
@@ -3674,8 +3667,6 @@ export interface components {
          */
         StartSessionResponseA1: {
             session_id: components["schemas"]["SessionId"];
-            id?: never;
-            task_id?: never;
         };
         /**
          * StartSessionResponseA2
@@ -3697,7 +3688,6 @@ export interface components {
              * @example http://127.0.0.1:8080/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E/outcomes
              */
             outcomes_url: string;
-            session_id?: never;
         };
         /**
          * StartSessionResponseB
@@ -3810,8 +3800,9 @@ export interface components {
          * @description A date version this service processes requests as: one of `x-api-versions.supported` (the two lists are
          *     checked against each other). A request pinned to any other version is `400 invalid-request`.
          * @example 2026-10-01
+         * @enum {string}
          */
-        SupportedApiVersion: components["schemas"]["ApiVersion"] & ("2026-10-01" | "2026-04-01");
+        SupportedApiVersion: "2026-10-01" | "2026-04-01";
         /**
          * Synth
          * @description An expert persona of the library (24 Synths; a session seats 2 to 12 of them). The published
@@ -3890,8 +3881,9 @@ export interface components {
          *     Any other slug is `400 invalid-request`. Responses use the open `SynthSlug`, so a Synth added later is an
          *     additive change.
          * @example cfo
+         * @enum {string}
          */
-        SynthChoice: components["schemas"]["SynthSlug"] & ("strategist" | "cfo" | "cto" | "operations_chief" | "general_counsel" | "growth_lead" | "people_lead" | "skeptic" | "product_lead" | "customer_advocate" | "data_scientist" | "security_architect" | "economist" | "risk_officer" | "sales_director" | "brand_strategist" | "investor" | "ethicist" | "futurist" | "supply_chain_lead" | "tax_advisor" | "ux_researcher" | "policy_analyst" | "founder");
+        SynthChoice: "strategist" | "cfo" | "cto" | "operations_chief" | "general_counsel" | "growth_lead" | "people_lead" | "skeptic" | "product_lead" | "customer_advocate" | "data_scientist" | "security_architect" | "economist" | "risk_officer" | "sales_director" | "brand_strategist" | "investor" | "ethicist" | "futurist" | "supply_chain_lead" | "tax_advisor" | "ux_researcher" | "policy_analyst" | "founder";
         /**
          * SynthMessageEvent
          * @description The `synth.message` event of the session stream: one Synth spoke in a round (seed "Server-sent event
@@ -4095,10 +4087,8 @@ export interface components {
              * @example 2026-11-20T09:19:55.031Z
              */
             at?: string;
-            /** @description The per-event payload; its shape is given by the event's schema (`WebhookEvent*`). */
-            data: {
-                [key: string]: unknown;
-            };
+            /** @description The per-event payload, an object whose shape is given by the event's schema (`WebhookEvent*`). */
+            data: unknown;
         };
         /**
          * WebhookEnvelopeAny
@@ -4141,16 +4131,13 @@ export interface components {
              * @example 2026-05-01T12:34:56.789Z
              */
             created_at: string;
-            /** @description The per-event payload; its shape is given by the event's schema (`WebhookEvent*`). */
-            data: {
-                [key: string]: unknown;
-            };
+            /** @description The per-event payload, an object whose shape is given by the event's schema (`WebhookEvent*`). */
+            data: unknown;
             /**
              * @description The attempt this body was sent on, 1 on the first attempt.
              * @example 1
              */
             delivery_attempt: number;
-            event?: never;
             /** @description The date-form version the payload is rendered as. */
             api_version: components["schemas"]["ApiVersion"];
         };
@@ -4179,13 +4166,10 @@ export interface components {
              * @description When the event happened, when present.
              */
             created_at?: string;
-            /** @description The per-event payload; its shape is given by the event's schema (`WebhookEvent*`). */
-            data: {
-                [key: string]: unknown;
-            };
+            /** @description The per-event payload, an object whose shape is given by the event's schema (`WebhookEvent*`). */
+            data: unknown;
             /** @description The attempt this body was sent on, when present. */
             delivery_attempt?: number;
-            event?: never;
             /** @description The date-form version the payload is rendered as, when present. */
             api_version?: components["schemas"]["ApiVersion"];
         };
@@ -4195,7 +4179,7 @@ export interface components {
          *     Named in event list variants 3, 4; its `data` is designed (not shown by the published descriptions).
          */
         WebhookEventActionExecuted: components["schemas"]["WebhookEnvelope"] & {
-            /** @constant */
+            /** @enum {string} */
             event: "action.executed";
             data: components["schemas"]["WebhookEventActionExecutedData"];
         };
@@ -4259,7 +4243,7 @@ export interface components {
          * @description The body of a `action.executed` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `action.executed`.
          */
         WebhookEventActionExecutedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "action.executed";
             data: components["schemas"]["WebhookEventActionExecutedAnyData"];
         };
@@ -4289,14 +4273,13 @@ export interface components {
              * @example linear
              */
             integration: string;
-            integration_id?: never;
         };
         /**
          * WebhookEventActionExecutedPublishedShort
          * @description The body of a `action.executed` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `action.executed`.
          */
         WebhookEventActionExecutedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "action.executed";
             data: components["schemas"]["WebhookEventActionExecutedAnyData"];
         };
@@ -4306,7 +4289,7 @@ export interface components {
          *     Named in event list variants 3, 4; its `data` is designed (not shown by the published descriptions).
          */
         WebhookEventActionUndone: components["schemas"]["WebhookEnvelope"] & {
-            /** @constant */
+            /** @enum {string} */
             event: "action.undone";
             data: components["schemas"]["WebhookEventActionUndoneData"];
         };
@@ -4360,7 +4343,7 @@ export interface components {
          * @description The body of a `action.undone` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `action.undone`.
          */
         WebhookEventActionUndonePublished: components["schemas"]["WebhookEnvelopePublished"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "action.undone";
             data: components["schemas"]["WebhookEventActionUndoneData"];
         };
@@ -4369,7 +4352,7 @@ export interface components {
          * @description The body of a `action.undone` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `action.undone`.
          */
         WebhookEventActionUndonePublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "action.undone";
             data: components["schemas"]["WebhookEventActionUndoneData"];
         };
@@ -4379,7 +4362,7 @@ export interface components {
          *     Named in event list variant 4; its `data` is designed (not shown by the published descriptions).
          */
         WebhookEventDecisionCaptured: components["schemas"]["WebhookEnvelope"] & {
-            /** @constant */
+            /** @enum {string} */
             event: "decision.captured";
             data: components["schemas"]["WebhookEventDecisionCapturedData"];
         };
@@ -4422,7 +4405,7 @@ export interface components {
          * @description The body of a `decision.captured` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `decision.captured`.
          */
         WebhookEventDecisionCapturedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "decision.captured";
             data: components["schemas"]["WebhookEventDecisionCapturedData"];
         };
@@ -4431,7 +4414,7 @@ export interface components {
          * @description The body of a `decision.captured` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `decision.captured`.
          */
         WebhookEventDecisionCapturedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "decision.captured";
             data: components["schemas"]["WebhookEventDecisionCapturedData"];
         };
@@ -4452,7 +4435,6 @@ export interface components {
          *       "session.reconvened",
          *       "outcomes.ready"
          *     ]
-         * @constant
          */
         WebhookEventListVariant1: [
             "session.complete",
@@ -4472,7 +4454,6 @@ export interface components {
          *       "session.continued",
          *       "outcomes.ready"
          *     ]
-         * @constant
          */
         WebhookEventListVariant2: [
             "session.complete",
@@ -4494,7 +4475,6 @@ export interface components {
          *       "share.created",
          *       "share.viewed"
          *     ]
-         * @constant
          */
         WebhookEventListVariant3: [
             "session.created",
@@ -4520,7 +4500,6 @@ export interface components {
          *       "share.viewed",
          *       "decision.captured"
          *     ]
-         * @constant
          */
         WebhookEventListVariant4: [
             "session.created",
@@ -4548,7 +4527,7 @@ export interface components {
          *     Named in event list variants 1, 2, 3, 4; its `data` is stated.
          */
         WebhookEventOutcomesReady: components["schemas"]["WebhookEnvelope"] & {
-            /** @constant */
+            /** @enum {string} */
             event: "outcomes.ready";
             data: components["schemas"]["WebhookEventOutcomesReadyData"];
         };
@@ -4586,7 +4565,7 @@ export interface components {
          * @description The body of a `outcomes.ready` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `outcomes.ready`.
          */
         WebhookEventOutcomesReadyPublished: components["schemas"]["WebhookEnvelopePublished"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "outcomes.ready";
             data: components["schemas"]["WebhookEventOutcomesReadyData"];
         };
@@ -4595,7 +4574,7 @@ export interface components {
          * @description The body of a `outcomes.ready` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `outcomes.ready`.
          */
         WebhookEventOutcomesReadyPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "outcomes.ready";
             data: components["schemas"]["WebhookEventOutcomesReadyData"];
         };
@@ -4605,7 +4584,7 @@ export interface components {
          *     Named in event list variants 1, 2, 3, 4; its `data` is stated.
          */
         WebhookEventSessionCancelled: components["schemas"]["WebhookEnvelope"] & {
-            /** @constant */
+            /** @enum {string} */
             event: "session.cancelled";
             data: components["schemas"]["WebhookEventSessionCancelledData"];
         };
@@ -4642,7 +4621,7 @@ export interface components {
          * @description The body of a `session.cancelled` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `session.cancelled`.
          */
         WebhookEventSessionCancelledPublished: components["schemas"]["WebhookEnvelopePublished"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "session.cancelled";
             data: components["schemas"]["WebhookEventSessionCancelledData"];
         };
@@ -4651,7 +4630,7 @@ export interface components {
          * @description The body of a `session.cancelled` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `session.cancelled`.
          */
         WebhookEventSessionCancelledPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "session.cancelled";
             data: components["schemas"]["WebhookEventSessionCancelledData"];
         };
@@ -4661,7 +4640,7 @@ export interface components {
          *     Named in event list variants 1, 2, 3, 4; its `data` is stated.
          */
         WebhookEventSessionComplete: components["schemas"]["WebhookEnvelope"] & {
-            /** @constant */
+            /** @enum {string} */
             event: "session.complete";
             data: components["schemas"]["WebhookEventSessionCompleteData"];
         };
@@ -4718,7 +4697,7 @@ export interface components {
          * @description The body of a `session.complete` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `session.complete`.
          */
         WebhookEventSessionCompletePublished: components["schemas"]["WebhookEnvelopePublished"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "session.complete";
             data: components["schemas"]["WebhookEventSessionCompleteAnyData"];
         };
@@ -4770,7 +4749,6 @@ export interface components {
              * @example 0.78
              */
             consensus_score?: number;
-            credits_charged?: never;
             /**
              * Format: uri
              * @description `{base_url}/v1/sessions/{id}/outcomes`, where the outcomes can be read.
@@ -4783,7 +4761,7 @@ export interface components {
          * @description The body of a `session.complete` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `session.complete`.
          */
         WebhookEventSessionCompletePublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "session.complete";
             data: components["schemas"]["WebhookEventSessionCompleteAnyData"];
         };
@@ -4793,7 +4771,7 @@ export interface components {
          *     Named in event list variants 1, 2; its `data` is stated.
          */
         WebhookEventSessionContinued: components["schemas"]["WebhookEnvelope"] & {
-            /** @constant */
+            /** @enum {string} */
             event: "session.continued";
             data: components["schemas"]["WebhookEventSessionContinuedData"];
         };
@@ -4824,7 +4802,7 @@ export interface components {
          * @description The body of a `session.continued` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `session.continued`.
          */
         WebhookEventSessionContinuedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "session.continued";
             data: components["schemas"]["WebhookEventSessionContinuedData"];
         };
@@ -4833,7 +4811,7 @@ export interface components {
          * @description The body of a `session.continued` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `session.continued`.
          */
         WebhookEventSessionContinuedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "session.continued";
             data: components["schemas"]["WebhookEventSessionContinuedData"];
         };
@@ -4843,7 +4821,7 @@ export interface components {
          *     Named in event list variants 3, 4; its `data` is designed (not shown by the published descriptions).
          */
         WebhookEventSessionCreated: components["schemas"]["WebhookEnvelope"] & {
-            /** @constant */
+            /** @enum {string} */
             event: "session.created";
             data: components["schemas"]["WebhookEventSessionCreatedData"];
         };
@@ -4880,7 +4858,7 @@ export interface components {
          * @description The body of a `session.created` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `session.created`.
          */
         WebhookEventSessionCreatedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "session.created";
             data: components["schemas"]["WebhookEventSessionCreatedData"];
         };
@@ -4889,7 +4867,7 @@ export interface components {
          * @description The body of a `session.created` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `session.created`.
          */
         WebhookEventSessionCreatedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "session.created";
             data: components["schemas"]["WebhookEventSessionCreatedData"];
         };
@@ -4899,7 +4877,7 @@ export interface components {
          *     Named in event list variants 1, 2; its `data` is stated.
          */
         WebhookEventSessionFailed: components["schemas"]["WebhookEnvelope"] & {
-            /** @constant */
+            /** @enum {string} */
             event: "session.failed";
             data: components["schemas"]["WebhookEventSessionFailedData"];
         };
@@ -4939,7 +4917,7 @@ export interface components {
          * @description The body of a `session.failed` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `session.failed`.
          */
         WebhookEventSessionFailedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "session.failed";
             data: components["schemas"]["WebhookEventSessionFailedData"];
         };
@@ -4948,7 +4926,7 @@ export interface components {
          * @description The body of a `session.failed` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `session.failed`.
          */
         WebhookEventSessionFailedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "session.failed";
             data: components["schemas"]["WebhookEventSessionFailedData"];
         };
@@ -4958,7 +4936,7 @@ export interface components {
          *     Named in event list variant 1; its `data` is stated.
          */
         WebhookEventSessionReconvened: components["schemas"]["WebhookEnvelope"] & {
-            /** @constant */
+            /** @enum {string} */
             event: "session.reconvened";
             data: components["schemas"]["WebhookEventSessionReconvenedData"];
         };
@@ -4992,7 +4970,7 @@ export interface components {
          * @description The body of a `session.reconvened` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `session.reconvened`.
          */
         WebhookEventSessionReconvenedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "session.reconvened";
             data: components["schemas"]["WebhookEventSessionReconvenedData"];
         };
@@ -5001,7 +4979,7 @@ export interface components {
          * @description The body of a `session.reconvened` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `session.reconvened`.
          */
         WebhookEventSessionReconvenedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "session.reconvened";
             data: components["schemas"]["WebhookEventSessionReconvenedData"];
         };
@@ -5011,7 +4989,7 @@ export interface components {
          *     Named in event list variants 3, 4; its `data` is designed (not shown by the published descriptions).
          */
         WebhookEventShareCreated: components["schemas"]["WebhookEnvelope"] & {
-            /** @constant */
+            /** @enum {string} */
             event: "share.created";
             data: components["schemas"]["WebhookEventShareCreatedData"];
         };
@@ -5062,7 +5040,7 @@ export interface components {
          * @description The body of a `share.created` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `share.created`.
          */
         WebhookEventShareCreatedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "share.created";
             data: components["schemas"]["WebhookEventShareCreatedData"];
         };
@@ -5071,7 +5049,7 @@ export interface components {
          * @description The body of a `share.created` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `share.created`.
          */
         WebhookEventShareCreatedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "share.created";
             data: components["schemas"]["WebhookEventShareCreatedData"];
         };
@@ -5081,7 +5059,7 @@ export interface components {
          *     Named in event list variants 3, 4; its `data` is designed (not shown by the published descriptions).
          */
         WebhookEventShareViewed: components["schemas"]["WebhookEnvelope"] & {
-            /** @constant */
+            /** @enum {string} */
             event: "share.viewed";
             data: components["schemas"]["WebhookEventShareViewedData"];
         };
@@ -5123,7 +5101,7 @@ export interface components {
          * @description The body of a `share.viewed` delivery in the full envelope of the service's current webhooks page (`id`, `type`, `created_at`, `data`, `delivery_attempt`, `api_version`), with `type` set to `share.viewed`.
          */
         WebhookEventShareViewedPublished: components["schemas"]["WebhookEnvelopePublished"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "share.viewed";
             data: components["schemas"]["WebhookEventShareViewedData"];
         };
@@ -5132,7 +5110,7 @@ export interface components {
          * @description The body of a `share.viewed` delivery in the per-event form of the service's current webhooks page (`id`, `type`, `data`; the other three members left out), with `type` set to `share.viewed`.
          */
         WebhookEventShareViewedPublishedShort: components["schemas"]["WebhookEnvelopePublishedShort"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "share.viewed";
             data: components["schemas"]["WebhookEventShareViewedData"];
         };
@@ -5441,7 +5419,7 @@ export interface components {
          * @description The session's id.
          * @example ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E
          */
-        SessionIdPath: components["schemas"]["SessionId"];
+        SessionIdPath: string;
         /**
          * @description The share link's id.
          * @example shr_01JD8S3F5H7J9K1M3N5P7R9T1V
