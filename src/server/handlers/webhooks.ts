@@ -72,6 +72,7 @@ export const createWebhook: Handler<'createWebhook'> = ({ body }, context) => {
       secret,
       events: body.events,
       schedule: context.services.settings.retrySchedule,
+      workspaceId: context.workspace.id,
     });
   });
   return {
