@@ -4,6 +4,7 @@
  * the connection open (the contract's stream mechanics); the interval runs on the server clock.
  * @module
  */
+import { Readable } from 'node:stream';
 import { formatEvent, type EventStreamEvent } from '../contract/sse.js';
 import { sleep, type Clock } from './clock.js';
 
@@ -59,4 +60,41 @@ export async function* eventStreamText(
     pending.catch(() => undefined);
     iterator.return?.().catch(() => undefined);
   }
+}
+
+/** `x-limits.event_stream_buffer_max_bytes` (designed): how far a stream's reader may fall behind. */
+export const streamBufferMaxBytes = 64 * 1024;
+
+/**
+ * The bytes of `text` as a stream to send on `response`, which does not wait for the reader: what the
+ * reader has not taken yet is buffered, up to `maxBufferedBytes` (this stream's buffer and the response's
+ * together). A reader further behind is disconnected; it resumes with `Last-Event-ID` where it stopped
+ * (the contract's stream mechanics), so a stalled reader costs at most the limit, not a backlog without
+ * end, and holds no source events back.
+ */
+export function boundedStream(
+  text: AsyncIterable<string>,
+  response: { readonly writableLength: number; destroy(): void },
+  maxBufferedBytes = streamBufferMaxBytes,
+): Readable {
+  const out = new Readable({ read: () => undefined });
+  void (async () => {
+    try {
+      for await (const chunk of text) {
+        if (out.destroyed) {
+          return;
+        }
+        out.push(chunk);
+        if (out.readableLength + response.writableLength > maxBufferedBytes) {
+          response.destroy();
+          out.destroy();
+          return;
+        }
+      }
+      out.push(null);
+    } catch (error) {
+      out.destroy(error as Error);
+    }
+  })();
+  return out;
 }
