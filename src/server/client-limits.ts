@@ -2,11 +2,13 @@
  * How long a client may take to send a request and how many connections the server holds
  * (`x-limits`, designed; docs/limits.md). A client that trickles its headers or body is answered
  * `408 request-timeout` and disconnected, a kept-alive connection with nothing in progress is closed, and
- * connections past the cap are closed as they are accepted. Nothing here limits how long a response takes:
+ * connections past the cap are closed as they are accepted, and an event stream's reader that falls too
+ * far behind for too long is disconnected (it resumes with `Last-Event-ID`). Nothing here limits how long a response takes:
  * a long poll waits up to 60 s (`wait_ms`) and an event stream stays open as long as its session runs.
  * @module
  */
 import type { Server } from 'node:http';
+import type { StreamBounds } from './sse.js';
 
 export interface ClientLimits {
   /** `request_headers_timeout_seconds`: the request line and headers must arrive within this time. */
@@ -17,6 +19,8 @@ export interface ClientLimits {
   idleTimeoutMs: number;
   /** `connections_max`. */
   maxConnections: number;
+  /** How far an event stream's reader may fall behind, and for how long (sse.ts `boundedStream`). */
+  stream: StreamBounds;
 }
 
 export const defaultClientLimits: ClientLimits = {
@@ -24,6 +28,7 @@ export const defaultClientLimits: ClientLimits = {
   requestTimeoutMs: 30_000,
   idleTimeoutMs: 5_000,
   maxConnections: 4096,
+  stream: { maxBufferedBytes: 64 * 1024, stallMs: 30_000 },
 };
 
 /**

@@ -62,22 +62,50 @@ export async function* eventStreamText(
   }
 }
 
-/** `x-limits.event_stream_buffer_max_bytes` (designed): how far a stream's reader may fall behind. */
-export const streamBufferMaxBytes = 64 * 1024;
+export interface StreamBounds {
+  /** `x-limits.event_stream_buffer_max_bytes`: how far a reader may fall behind. */
+  maxBufferedBytes: number;
+  /** `x-limits.event_stream_stall_seconds`: how long a reader that far behind may take to catch up. */
+  stallMs: number;
+}
 
 /**
- * The bytes of `text` as a stream to send on `response`, which does not wait for the reader: what the
- * reader has not taken yet is buffered, up to `maxBufferedBytes` (this stream's buffer and the response's
- * together). A reader further behind is disconnected; it resumes with `Last-Event-ID` where it stopped
- * (the contract's stream mechanics), so a stalled reader costs at most the limit, not a backlog without
- * end, and holds no source events back.
+ * The bytes of `text` as a stream to send on `response`. Events are taken from `text` while what the
+ * reader has not taken yet (this stream's buffer and the response's) is within `maxBufferedBytes`; past it,
+ * the stream waits for the reader, and a reader that does not catch up within `stallMs` is disconnected.
+ * It resumes with `Last-Event-ID` where it stopped (the contract's stream mechanics), so a stalled reader
+ * costs at most the limit and the kernel's socket buffers, and a burst (a replay from the first event)
+ * reaches a reader that keeps up at the pace it reads.
  */
 export function boundedStream(
   text: AsyncIterable<string>,
   response: { readonly writableLength: number; destroy(): void },
-  maxBufferedBytes = streamBufferMaxBytes,
+  bounds: StreamBounds,
 ): Readable {
-  const out = new Readable({ read: () => undefined });
+  let wake: (() => void) | undefined;
+  const out = new Readable({ read: () => wake?.() });
+  out.once('close', () => wake?.());
+  const buffered = (): number => out.readableLength + response.writableLength;
+
+  async function caughtUp(): Promise<boolean> {
+    const deadline = performance.now() + bounds.stallMs;
+    while (buffered() > bounds.maxBufferedBytes) {
+      const left = deadline - performance.now();
+      if (left <= 0 || out.destroyed) {
+        return false;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+    return true;
+  }
+
   void (async () => {
     try {
       for await (const chunk of text) {
@@ -85,7 +113,7 @@ export function boundedStream(
           return;
         }
         out.push(chunk);
-        if (out.readableLength + response.writableLength > maxBufferedBytes) {
+        if (!(await caughtUp())) {
           response.destroy();
           out.destroy();
           return;

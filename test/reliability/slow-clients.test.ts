@@ -10,7 +10,6 @@ import { afterEach, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { valueAt } from '../../src/contract/pointer.js';
 import { defaultClientLimits } from '../../src/server/client-limits.js';
-import { streamBufferMaxBytes } from '../../src/server/sse.js';
 import { subscriptionsPerWorkspace } from '../../src/server/handlers/webhooks.js';
 import { lineupStart, startSession, startTestServer, type TestServer } from '../server/harness.js';
 
@@ -53,8 +52,8 @@ test('the contract states the timeouts, the connection cap, the stream buffer an
     requestTimeoutMs: stated('request_timeout_seconds') * 1000,
     idleTimeoutMs: stated('idle_connection_timeout_seconds') * 1000,
     maxConnections: stated('connections_max'),
+    stream: { maxBufferedBytes: stated('event_stream_buffer_max_bytes'), stallMs: stated('event_stream_stall_seconds') * 1000 },
   });
-  expect(streamBufferMaxBytes).toBe(stated('event_stream_buffer_max_bytes'));
   expect(subscriptionsPerWorkspace).toBe(stated('webhook_subscriptions_per_workspace'));
 });
 
