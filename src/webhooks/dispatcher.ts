@@ -40,9 +40,9 @@ export interface DispatcherOptions {
   leaseClock?: Clock;
   /** Wakes the dispatcher when a lease runs out, on `leaseClock`; `timer` by default. */
   leaseTimer?: Timer;
-  /** Attempts in flight in all: 32. */
+  /** Attempts in flight in all: 64. */
   concurrency?: number;
-  /** Attempts in flight per workspace: 4. */
+  /** Attempts in flight per workspace: 8. */
   perWorkspaceConcurrency?: number;
   /** Attempts in flight per host and port: 8. */
   perHostConcurrency?: number;
@@ -85,8 +85,8 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     timer = realTimer,
     attemptTimeoutMs = 10_000,
     leaseMs = 6 * attemptTimeoutMs,
-    concurrency = 32,
-    perWorkspaceConcurrency = 4,
+    concurrency = 64,
+    perWorkspaceConcurrency = 8,
     perHostConcurrency = 8,
     perTargetConcurrency = 2,
     pauseAfter = 10,
