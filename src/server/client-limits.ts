@@ -26,7 +26,9 @@ export interface ClientLimits {
 export const defaultClientLimits: ClientLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
-  idleTimeoutMs: 5_000,
+  // Above the 60 s idle timeout of common load balancers, which would otherwise send a request on a
+  // connection the server is closing; a connection that never sends a request meets the header timeout.
+  idleTimeoutMs: 72_000,
   maxConnections: 4096,
   stream: { maxBufferedBytes: 64 * 1024, stallMs: 30_000 },
 };
