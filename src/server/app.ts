@@ -17,6 +17,7 @@ import { methodsByPath, routeTable, type Route } from './routes.js';
 import type { HandlerMap } from './handler-types.js';
 import type { Services } from './services.js';
 import { admit } from './admission.js';
+import { applyClientLimits, defaultClientLimits, isRequestTimeout, type ClientLimits } from './client-limits.js';
 import { stateOf } from './request-state.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { registerSharePage } from './share-viewer/routes.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
   onError?: (error: unknown) => void;
   /** Test-only code plugged in (`--test-control`); a normal start has none. */
   seams?: AppSeams;
+  /** Timeouts and the connection cap; the contract's `x-limits` by default. */
+  clientLimits?: ClientLimits;
 }
 
 /**
@@ -84,6 +87,7 @@ function problemOfFrameworkError(error: FastifyError, route: Route | undefined):
 export function buildApp(options: AppOptions): FastifyInstance {
   const { services, handlers, seams } = options;
   const validator = options.validateResponses === true ? responseValidator(services.document, services.validator) : undefined;
+  const limits = options.clientLimits ?? defaultClientLimits;
   const app = Fastify({
     logger: false,
     ...(seams === undefined ? {} : { rewriteUrl: seams.rewriteUrl }),
@@ -110,15 +114,17 @@ export function buildApp(options: AppOptions): FastifyInstance {
         socket.destroy();
         return;
       }
+      const timedOut = isRequestTimeout(error);
       // Headers over Node's limit (16 KiB) would get a bare 431; the catalogue answers them as invalid.
-      const detail =
-        (error as NodeJS.ErrnoException).code === 'HPE_HEADER_OVERFLOW'
+      const detail = timedOut
+        ? `The request did not arrive within ${limits.headersTimeoutMs / 1000} s (headers) or ${limits.requestTimeoutMs / 1000} s (all of it).`
+        : (error as NodeJS.ErrnoException).code === 'HPE_HEADER_OVERFLOW'
           ? `The request headers exceed ${maxHeaderSize} bytes.`
           : 'The request is not valid HTTP/1.1.';
-      const body = JSON.stringify(services.problems.body(400, detail));
+      const body = JSON.stringify(services.problems.body(timedOut ? 408 : 400, detail));
       socket.end(
         [
-          'HTTP/1.1 400 Bad Request',
+          timedOut ? 'HTTP/1.1 408 Request Timeout' : 'HTTP/1.1 400 Bad Request',
           `Content-Type: ${problemMediaType}`,
           `Content-Length: ${Buffer.byteLength(body)}`,
           `${apiVersionHeader}: ${services.versions.current}`,
@@ -129,6 +135,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
       );
     },
   });
+
+  applyClientLimits(app.server, limits);
 
   // Bodies are kept as bytes and parsed by the dispatcher, which knows the operation (415, 400 on bad JSON).
   app.removeAllContentTypeParsers();

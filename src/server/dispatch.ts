@@ -4,7 +4,6 @@
  * documents for that status.
  * @module
  */
-import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BoardInputError, BoardStateError } from '../board/errors.js';
 import type { EventStreamEvent } from '../contract/sse.js';
@@ -21,7 +20,8 @@ import type { ResponseValidator } from './response-validation.js';
 import type { Route } from './routes.js';
 import type { Claim } from './store/idempotency.js';
 import type { Services } from './services.js';
-import { eventStreamText } from './sse.js';
+import { boundedStream, eventStreamText } from './sse.js';
+import { defaultClientLimits } from './client-limits.js';
 
 interface AnyReply {
   status: number;
@@ -195,7 +195,7 @@ export async function dispatch(
     // Send the head at once: a client waits for it before it counts the stream as open, and the first
     // event may be a while coming. Fastify sets the headers just before it pipes the stream.
     reply.raw.once('pipe', () => reply.raw.flushHeaders());
-    return reply.send(Readable.from(options.seams?.eventStream(request, text) ?? text));
+    return reply.send(boundedStream(options.seams?.eventStream(request, text) ?? text, reply.raw, (options.clientLimits ?? defaultClientLimits).stream));
   }
   const payload = result.body === undefined ? undefined : jsonPayloadOf(result.body);
   reply.code(result.status).headers(headers);

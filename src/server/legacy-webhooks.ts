@@ -73,6 +73,7 @@ export function configureLegacyWebhooks(
       url,
       secret: chosen,
       events: ['session.complete'],
+      workspaceId: key.workspaceId,
       // The contract does not show the legacy webhook's retries; it gets the subscriptions' schedule.
       schedule,
     });

@@ -14,7 +14,7 @@ export type Violation = components['schemas']['ProblemViolation'];
 export const problemMediaType = 'application/problem+json';
 
 /** The statuses of the catalogue; each has exactly one slug. */
-export type ProblemStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500;
+export type ProblemStatus = 400 | 401 | 402 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 429 | 500;
 
 /**
  * A problem raised below the handler (a missing resource, a state conflict, an idempotency conflict).

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadContract } from '../contract/load.js';
 import { retryScheduleNames, type RetryScheduleName } from '../webhooks/retry.js';
 import { buildApp } from './app.js';
+import { defaultClientLimits, type ClientLimits } from './client-limits.js';
 import { isScaledClock, type Clock } from './clock.js';
 import { flooredScaledClock } from './clock-floor.js';
 import { handlers } from './handlers/index.js';
@@ -70,6 +71,8 @@ export interface ServerOptions {
   /** Also deliver every event of every workspace to this local URL, signed with its secret. */
   forwardWebhooks?: ForwardSetting;
   onError?: (error: unknown) => void;
+  /** Header, request and idle timeouts and the connection cap; the contract's `x-limits` by default. */
+  clientLimits?: Partial<ClientLimits>;
 }
 
 export interface RunningServer {
@@ -125,6 +128,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     validateResponses: options.validateResponses ?? false,
     onResponseViolation: (violation) => violations.push(violation),
     onError,
+    clientLimits: { ...defaultClientLimits, ...options.clientLimits },
     ...(testControl === undefined ? {} : { seams: testControl.appSeams() }),
   });
   const host = options.host ?? '127.0.0.1';

@@ -4,6 +4,7 @@
  * the connection open (the contract's stream mechanics); the interval runs on the server clock.
  * @module
  */
+import { Readable } from 'node:stream';
 import { formatEvent, type EventStreamEvent } from '../contract/sse.js';
 import { sleep, type Clock } from './clock.js';
 
@@ -59,4 +60,69 @@ export async function* eventStreamText(
     pending.catch(() => undefined);
     iterator.return?.().catch(() => undefined);
   }
+}
+
+export interface StreamBounds {
+  /** `x-limits.event_stream_buffer_max_bytes`: how far a reader may fall behind. */
+  maxBufferedBytes: number;
+  /** `x-limits.event_stream_stall_seconds`: how long a reader that far behind may take to catch up. */
+  stallMs: number;
+}
+
+/**
+ * The bytes of `text` as a stream to send on `response`. Events are taken from `text` while what the
+ * reader has not taken yet (this stream's buffer and the response's) is within `maxBufferedBytes`; past it,
+ * the stream waits for the reader, and a reader that does not catch up within `stallMs` is disconnected.
+ * It resumes with `Last-Event-ID` where it stopped (the contract's stream mechanics), so a stalled reader
+ * costs at most the limit and the kernel's socket buffers, and a burst (a replay from the first event)
+ * reaches a reader that keeps up at the pace it reads.
+ */
+export function boundedStream(
+  text: AsyncIterable<string>,
+  response: { readonly writableLength: number; destroy(): void },
+  bounds: StreamBounds,
+): Readable {
+  let wake: (() => void) | undefined;
+  const out = new Readable({ read: () => wake?.() });
+  out.once('close', () => wake?.());
+  const buffered = (): number => out.readableLength + response.writableLength;
+
+  async function caughtUp(): Promise<boolean> {
+    const deadline = performance.now() + bounds.stallMs;
+    while (buffered() > bounds.maxBufferedBytes) {
+      const left = deadline - performance.now();
+      if (left <= 0 || out.destroyed) {
+        return false;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+    return true;
+  }
+
+  void (async () => {
+    try {
+      for await (const chunk of text) {
+        if (out.destroyed) {
+          return;
+        }
+        out.push(chunk);
+        if (!(await caughtUp())) {
+          response.destroy();
+          out.destroy();
+          return;
+        }
+      }
+      out.push(null);
+    } catch (error) {
+      out.destroy(error as Error);
+    }
+  })();
+  return out;
 }

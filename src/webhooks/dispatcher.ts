@@ -3,14 +3,15 @@
  * (seed "Delivery, retry and pause"). Time comes from an injected clock and timer, so tests move time
  * instead of waiting. Leases have a clock and timer of their own: an attempt lasts real time (its timeout
  * is real), so a lease measured on a sped-up clock could run out while the attempt is still in flight.
- * Concurrency is bounded twice: in all, and per target, so that one slow receiver holds back only its own
- * deliveries.
+ * Attempts in flight are shared fairly (fair-share.ts): bounded in all, per workspace, per host and per
+ * target, so that one workspace's slow or dead receivers hold back only their own deliveries.
  * @module
  */
 import { postDelivery, signedHeaders, type PostInput, type PostResult } from './delivery-request.js';
 import { bodyForAttempt, eventOf, type AnyWebhookEnvelope } from './events.js';
 import { createDeliveryId } from './ids.js';
-import type { ClaimedDelivery, Settlement, WebhookOutbox } from './outbox.js';
+import { createFairShare } from './fair-share.js';
+import { type ClaimedDelivery, type Settlement, type WebhookOutbox } from './outbox.js';
 import { realClock, realTimer, type Clock, type Timer } from './real-time.js';
 import type { ResolveHost } from './url-guard.js';
 
@@ -39,7 +40,13 @@ export interface DispatcherOptions {
   leaseClock?: Clock;
   /** Wakes the dispatcher when a lease runs out, on `leaseClock`; `timer` by default. */
   leaseTimer?: Timer;
+  /** Attempts in flight in all: 64. */
   concurrency?: number;
+  /** Attempts in flight per workspace: 8. */
+  perWorkspaceConcurrency?: number;
+  /** Attempts in flight per host and port: 8. */
+  perHostConcurrency?: number;
+  /** Attempts in flight per target while it answers (one after a failure, until a success): 2. */
   perTargetConcurrency?: number;
   /** Seed "Limits": 10 consecutive failed deliveries pause a subscription. */
   pauseAfter?: number;
@@ -78,7 +85,9 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     timer = realTimer,
     attemptTimeoutMs = 10_000,
     leaseMs = 6 * attemptTimeoutMs,
-    concurrency = 16,
+    concurrency = 64,
+    perWorkspaceConcurrency = 8,
+    perHostConcurrency = 8,
     perTargetConcurrency = 2,
     pauseAfter = 10,
     keepAttempts = 100,
@@ -87,13 +96,19 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
   const leaseClock = options.leaseClock ?? clock;
   const stampClock = options.stampClock ?? clock;
   const leaseTimer = options.leaseTimer ?? timer;
-  const inFlightByTarget = new Map<string, number>();
+  const share = createFairShare({
+    concurrency,
+    perWorkspace: perWorkspaceConcurrency,
+    perHost: perHostConcurrency,
+    perTarget: perTargetConcurrency,
+  });
   const running = new Set<Promise<void>>();
   let started = false;
   let wakeUp: unknown;
   let leaseWakeUp: unknown;
 
-  async function attempt(claim: ClaimedDelivery): Promise<void> {
+  /** Whether the receiver answered at all (any status). */
+  async function attempt(claim: ClaimedDelivery): Promise<boolean> {
     const { delivery, target } = claim;
     const attemptedAt = clock.now();
     // Signed as sent: a published-form body carries this attempt's number.
@@ -131,20 +146,18 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
         options.onPaused?.(target.id, finishedAt);
       }
     }
+    return result.responseCode !== null;
   }
 
   function launch(claim: ClaimedDelivery): void {
-    const targetId = claim.target.id;
-    inFlightByTarget.set(targetId, (inFlightByTarget.get(targetId) ?? 0) + 1);
+    share.take(claim.target);
     const task: Promise<void> = attempt(claim)
-      .catch(onError)
-      .finally(() => {
-        const left = (inFlightByTarget.get(targetId) ?? 1) - 1;
-        if (left === 0) {
-          inFlightByTarget.delete(targetId);
-        } else {
-          inFlightByTarget.set(targetId, left);
-        }
+      .catch((error: unknown) => {
+        onError(error);
+        return false;
+      })
+      .then((answered) => {
+        share.release(claim.target, answered);
         running.delete(task);
         pump();
       });
@@ -167,10 +180,10 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     if (!started) {
       return;
     }
-    // A target at its limit is woken by its own attempts ending; its queue must not hide the next retry
-    // of another target, or one receiver that hangs would hold back the schedule of every other.
-    const busy = [...inFlightByTarget].filter(([, count]) => count >= perTargetConcurrency).map(([targetId]) => targetId);
-    const next = outbox.nextDueAt(busy);
+    // A target at its limit (or its workspace or host at its share) is woken by its own attempts ending;
+    // its queue must not hide the next retry of another target, or one receiver that hangs would hold
+    // back the schedule of every other.
+    const next = outbox.nextDueAt(share.isBusy);
     if (next !== undefined && !(next <= clock.now() && running.size > 0)) {
       wakeUp = timer.set(() => {
         wakeUp = undefined;
@@ -198,7 +211,8 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
           leaseMs,
           leaseNow: leaseClock.now(),
           perTargetLimit: perTargetConcurrency,
-          inFlight: inFlightByTarget,
+          inFlight: share.byTarget,
+          choose: share.choose,
         });
         claims.forEach(launch);
       }

@@ -5,8 +5,10 @@
  */
 import { createAttemptId } from './ids.js';
 import {
+  selectClaims,
   settleAttempt,
   type AttemptOutcome,
+  type ClaimCandidate,
   type AttemptRecord,
   type ClaimedDelivery,
   type ClaimOptions,
@@ -59,10 +61,11 @@ export function createMemoryOutbox(): WebhookOutbox {
   }
 
   return {
-    saveTarget({ id, kind, url, secret, events, schedule }) {
+    saveTarget({ id, kind, url, secret, events, schedule, workspaceId }) {
       const current = targets.get(id);
       targets.set(id, {
         ...{ id, kind, url, secret, events: [...events], schedule },
+        ...((workspaceId ?? current?.workspaceId) == null ? {} : { workspaceId: workspaceId ?? current?.workspaceId }),
         consecutiveFailures: current?.consecutiveFailures ?? 0,
         pausedAt: current?.pausedAt ?? null,
       });
@@ -109,27 +112,21 @@ export function createMemoryOutbox(): WebhookOutbox {
       const due = [...deliveries.values()]
         .filter((d) => isClaimable(d, now, leaseNow))
         .sort((a, b) => a.dueAt - b.dueAt);
-      const taken = new Map(options.inFlight);
-      const claims: ClaimedDelivery[] = [];
+      const candidates: ClaimCandidate[] = [];
       for (const delivery of due) {
         const target = targets.get(delivery.targetId);
         if (target === undefined || target.pausedAt !== null) {
           fail(delivery, now);
-          continue;
+        } else {
+          candidates.push({ delivery: publicDelivery(delivery), target: { ...target } });
         }
-        const busy = taken.get(target.id) ?? 0;
-        if (claims.length >= options.limit || busy >= options.perTargetLimit) {
-          continue;
-        }
-        taken.set(target.id, busy + 1);
+      }
+      const claims: ClaimedDelivery[] = [];
+      for (const { delivery, target } of selectClaims(candidates, options)) {
         const attemptId = createAttemptId();
-        Object.assign(delivery, { leaseUntil: leaseNow + options.leaseMs, leaseToken: attemptId });
-        claims.push({
-          delivery: publicDelivery(delivery),
-          target: { ...target },
-          attempt: delivery.attemptsMade + 1,
-          attemptId,
-        });
+        const leaseUntil = leaseNow + options.leaseMs;
+        Object.assign(deliveries.get(delivery.id) as StoredDelivery, { leaseUntil, leaseToken: attemptId });
+        claims.push({ delivery: { ...delivery, leaseUntil }, target, attempt: delivery.attemptsMade + 1, attemptId });
       }
       return claims;
     },
@@ -169,8 +166,11 @@ export function createMemoryOutbox(): WebhookOutbox {
       prune(target.id, policy.keepAttempts);
       return settlement;
     },
-    nextDueAt(busyTargets = []) {
-      const free = (d: StoredDelivery): boolean => d.status === 'pending' && d.leaseUntil === null && !busyTargets.includes(d.targetId);
+    nextDueAt(isBusy = () => false) {
+      const free = (d: StoredDelivery): boolean => {
+        const target = targets.get(d.targetId);
+        return d.status === 'pending' && d.leaseUntil === null && target !== undefined && !isBusy(target);
+      };
       return earliest([...deliveries.values()].filter(free).map((d) => d.dueAt));
     },
     nextLeaseExpiry() {

@@ -20,6 +20,11 @@ export interface TargetSettings {
   secret: string;
   events: readonly WebhookEventName[];
   schedule: RetrySchedule;
+  /**
+   * The workspace whose deliveries these are: delivery capacity is shared fairly between workspaces
+   * (fair-share.ts). A target without one (the forwarding URL) is a share of its own.
+   */
+  workspaceId?: string | null;
 }
 
 /** A target with its breaker (seed "Delivery, retry and pause" 3). */
@@ -71,6 +76,31 @@ export interface ClaimOptions {
   perTargetLimit: number;
   /** Attempts this dispatcher already has in flight, by target id. */
   inFlight: ReadonlyMap<string, number>;
+  /**
+   * Picks, from every due delivery within the per-target limit (oldest first), those to take now; `limit`
+   * then caps the number. Without it the oldest are taken.
+   */
+  choose?: (candidates: readonly ClaimCandidate[]) => ClaimCandidate[];
+}
+
+/** A due delivery that may be taken, with its target. */
+export interface ClaimCandidate {
+  delivery: DeliveryRecord;
+  target: TargetState;
+}
+
+/**
+ * The candidates to lease, given every due one in due order: at most `perTargetLimit` in flight per
+ * target, then `choose` (fair shares), then `limit`. Both storages apply it inside their claim.
+ */
+export function selectClaims(candidates: readonly ClaimCandidate[], options: ClaimOptions): ClaimCandidate[] {
+  const taken = new Map(options.inFlight);
+  const allowed = candidates.filter(({ target }) => {
+    const busy = taken.get(target.id) ?? 0;
+    taken.set(target.id, busy + 1);
+    return busy < options.perTargetLimit;
+  });
+  return (options.choose?.(allowed) ?? allowed).slice(0, options.limit);
 }
 
 export type AttemptStatus = components['schemas']['WebhookDeliveryAttempt']['status'];
@@ -139,9 +169,10 @@ export interface WebhookOutbox {
   recordAttempt(outcome: AttemptOutcome, policy: SettlePolicy): Settlement | undefined;
   /**
    * The earliest time a pending delivery that nobody holds becomes due, leaving out the deliveries of
-   * `busyTargets` (targets at their limit of attempts in flight, which wake the dispatcher as they end).
+   * targets `isBusy` names (at their limit of attempts in flight, or their workspace or host at its share:
+   * they wake the dispatcher as their attempts end).
    */
-  nextDueAt(busyTargets?: readonly string[]): number | undefined;
+  nextDueAt(isBusy?: (target: TargetState) => boolean): number | undefined;
   /** The earliest time a lease on a pending delivery runs out, on the lease clock. */
   nextLeaseExpiry(): number | undefined;
   /**

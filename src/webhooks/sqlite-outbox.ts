@@ -8,6 +8,7 @@
 import type { WebhookEventName } from './events.js';
 import { createAttemptId } from './ids.js';
 import {
+  selectClaims,
   settleAttempt,
   type AttemptOutcome,
   type AttemptRecord,
@@ -19,13 +20,19 @@ import {
   type WebhookOutbox,
 } from './outbox.js';
 import { parseRetrySchedule } from './retry.js';
-import { prepareStatements, webhookTablesSql, type SqliteDatabase, type SqliteStatement } from './sqlite-statements.js';
+import { addedColumns, prepareStatements, webhookTablesSql, type SqliteDatabase, type SqliteStatement } from './sqlite-statements.js';
 
 export type { SqliteDatabase, SqliteStatement };
 
 /** Creates the `webhook_` tables when they are missing. */
 export function migrate(db: SqliteDatabase): void {
   db.exec(webhookTablesSql);
+  for (const { table, column, definition } of addedColumns) {
+    const columns = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as Array<{ name: string }>;
+    if (!columns.some(({ name }) => name === column)) {
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+    }
+  }
 }
 
 interface TargetRow {
@@ -37,6 +44,7 @@ interface TargetRow {
   schedule: string;
   consecutive_failures: number;
   paused_at: number | null;
+  workspace_id: string | null;
 }
 
 interface DeliveryRow {
@@ -77,6 +85,7 @@ function toTarget(row: TargetRow): TargetState {
     schedule: parseRetrySchedule(JSON.parse(row.schedule)),
     consecutiveFailures: row.consecutive_failures,
     pausedAt: row.paused_at,
+    ...(row.workspace_id === null ? {} : { workspaceId: row.workspace_id }),
   };
 }
 
@@ -122,8 +131,9 @@ export function createSqliteOutbox(db: SqliteDatabase): WebhookOutbox {
   };
 
   return {
-    saveTarget: ({ id, kind, url, secret, events, schedule }) => {
-      sql.saveTarget.run({ id, kind, url, secret, events: JSON.stringify(events), schedule: JSON.stringify(schedule) });
+    saveTarget: ({ id, kind, url, secret, events, schedule, workspaceId = null }) => {
+      const settings = { id, kind, url, secret, workspaceId, events: JSON.stringify(events), schedule: JSON.stringify(schedule) };
+      sql.saveTarget.run(settings);
     },
     removeTarget: db.transaction((id: string) => {
       sql.deleteAttemptsOf.run(id);
@@ -137,25 +147,21 @@ export function createSqliteOutbox(db: SqliteDatabase): WebhookOutbox {
     claimDue: db.transaction((now: number, options: ClaimOptions): ClaimedDelivery[] => {
       const leaseNow = options.leaseNow ?? now;
       sql.failPausedDue.run({ now, leaseNow });
-      const rows = sql.due.all({ now, leaseNow, rank: options.perTargetLimit, limit: options.limit * options.perTargetLimit });
-      const taken = new Map(options.inFlight);
+      // With `choose`, every due head is a candidate: a fair choice must see every workspace's.
+      const limit = options.choose === undefined ? options.limit * options.perTargetLimit : -1;
+      const rows = sql.due.all({ now, leaseNow, rank: options.perTargetLimit, limit }) as DeliveryRow[];
+      const targets = new Map<string, TargetState>();
+      const candidates = rows.map((row) => ({
+        delivery: toDelivery(row),
+        target: targets.get(row.target_id) ?? (getTarget(row.target_id) as TargetState),
+      }));
+      candidates.forEach(({ target }) => targets.set(target.id, target));
       const claims: ClaimedDelivery[] = [];
-      for (const row of rows as DeliveryRow[]) {
-        const busy = taken.get(row.target_id) ?? 0;
-        if (claims.length >= options.limit || busy >= options.perTargetLimit) {
-          continue;
-        }
-        taken.set(row.target_id, busy + 1);
+      for (const { delivery, target } of selectClaims(candidates, options)) {
         const attemptId = createAttemptId();
         const leaseUntil = leaseNow + options.leaseMs;
-        sql.lease.run({ id: row.id, leaseUntil, attemptId });
-        const target = getTarget(row.target_id) as TargetState;
-        claims.push({
-          delivery: toDelivery({ ...row, lease_until: leaseUntil }),
-          target,
-          attempt: row.attempts_made + 1,
-          attemptId,
-        });
+        sql.lease.run({ id: delivery.id, leaseUntil, attemptId });
+        claims.push({ delivery: { ...delivery, leaseUntil }, target, attempt: delivery.attemptsMade + 1, attemptId });
       }
       return claims;
     }),
@@ -192,8 +198,12 @@ export function createSqliteOutbox(db: SqliteDatabase): WebhookOutbox {
       sql.pruneDeliveries.run({ targetId: target.id });
       return settlement;
     }),
-    nextDueAt: (busyTargets = []) =>
-      (sql.nextDue.get({ busy: JSON.stringify(busyTargets) }) as { next: number | null }).next ?? undefined,
+    nextDueAt: (isBusy = () => false) => {
+      const heads = (sql.targetsWithDue.all() as Array<TargetRow & { next: number | null }>).filter(
+        (row) => row.next !== null && !isBusy(toTarget(row)),
+      );
+      return heads.length === 0 ? undefined : Math.min(...heads.map((row) => row.next as number));
+    },
     nextLeaseExpiry: () => (sql.nextLeaseExpiry.get() as { next: number | null }).next ?? undefined,
     releaseLeases: () => Number(sql.releaseLeases.run().changes),
     getDelivery: (id) => {

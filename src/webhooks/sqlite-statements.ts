@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS webhook_targets (
   events TEXT NOT NULL,
   schedule TEXT NOT NULL,
   consecutive_failures INTEGER NOT NULL DEFAULT 0,
-  paused_at INTEGER
+  paused_at INTEGER,
+  workspace_id TEXT
 ) STRICT;
 
 CREATE TABLE IF NOT EXISTS webhook_deliveries (
@@ -73,16 +74,22 @@ CREATE INDEX IF NOT EXISTS webhook_attempts_by_target ON webhook_attempts (targe
 CREATE INDEX IF NOT EXISTS webhook_attempts_by_delivery ON webhook_attempts (delivery_id);
 `;
 
+/** Columns added after the first release, each added to a database that lacks it. */
+export const addedColumns: ReadonlyArray<{ table: string; column: string; definition: string }> = [
+  { table: 'webhook_targets', column: 'workspace_id', definition: 'TEXT' },
+];
+
 /** Every statement of the outbox, prepared once per connection. */
 export function prepareStatements(db: SqliteDatabase) {
   const prepare = (text: string) => db.prepare(text);
   return {
     target: prepare('SELECT * FROM webhook_targets WHERE id = ?'),
     saveTarget: prepare(`
-      INSERT INTO webhook_targets (id, kind, url, secret, events, schedule)
-      VALUES (@id, @kind, @url, @secret, @events, @schedule)
+      INSERT INTO webhook_targets (id, kind, url, secret, events, schedule, workspace_id)
+      VALUES (@id, @kind, @url, @secret, @events, @schedule, @workspaceId)
       ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, url = excluded.url, secret = excluded.secret,
-        events = excluded.events, schedule = excluded.schedule`),
+        events = excluded.events, schedule = excluded.schedule,
+        workspace_id = COALESCE(excluded.workspace_id, webhook_targets.workspace_id)`),
     deleteTarget: prepare('DELETE FROM webhook_targets WHERE id = ?'),
     deleteDeliveriesOf: prepare('DELETE FROM webhook_deliveries WHERE target_id = ?'),
     deleteAttemptsOf: prepare('DELETE FROM webhook_attempts WHERE target_id = ?'),
@@ -110,6 +117,10 @@ export function prepareStatements(db: SqliteDatabase) {
         WHERE target_id = t.id AND status = 'pending' AND due_at <= @now AND (lease_until IS NULL OR lease_until <= @leaseNow)
         ORDER BY due_at, rowid LIMIT @rank)
       ORDER BY d.due_at, position LIMIT @limit`),
+    targetsWithDue: prepare(`
+      SELECT t.*, (SELECT MIN(due_at) FROM webhook_deliveries
+        WHERE target_id = t.id AND status = 'pending' AND lease_until IS NULL) AS next
+      FROM webhook_targets AS t`),
     lease: prepare('UPDATE webhook_deliveries SET lease_until = @leaseUntil, lease_token = @attemptId WHERE id = @id'),
     delivery: prepare('SELECT * FROM webhook_deliveries WHERE id = ?'),
     insertAttempt: prepare(`
@@ -133,10 +144,6 @@ export function prepareStatements(db: SqliteDatabase) {
     pruneDeliveries: prepare(`
       DELETE FROM webhook_deliveries WHERE target_id = @targetId AND status <> 'pending'
         AND NOT EXISTS (SELECT 1 FROM webhook_attempts WHERE delivery_id = webhook_deliveries.id)`),
-    nextDue: prepare(
-      `SELECT MIN(due_at) AS next FROM webhook_deliveries WHERE status = 'pending' AND lease_until IS NULL
-        AND target_id NOT IN (SELECT value FROM json_each(@busy))`,
-    ),
     nextLeaseExpiry: prepare(
       "SELECT MIN(lease_until) AS next FROM webhook_deliveries WHERE status = 'pending' AND lease_until IS NOT NULL",
     ),

@@ -112,6 +112,12 @@ describe('limits.md', () => {
       `| Share page password guesses | ${limits['share_password_guesses'].per_link} wrong guesses per link in ${limits['share_password_guesses'].window_minutes} minutes |`,
       `| Long-poll \`wait_ms\` | at most ${number(limits['wait_ms_max'].value)} ms |`,
       `| Webhook delivery attempt timeout | ${String(valueAt(contract, '#/x-webhook-delivery/attempt_timeout_seconds/value'))} seconds |`,
+      `| Webhook subscriptions | ${limits['webhook_subscriptions_per_workspace'].value} per workspace |`,
+      `| Request headers | must arrive within ${limits['request_headers_timeout_seconds'].value} seconds |`,
+      `| Whole request, headers and body | must arrive within ${limits['request_timeout_seconds'].value} seconds |`,
+      `| Idle kept-alive connection | closed after ${limits['idle_connection_timeout_seconds'].value} seconds without a request |`,
+      `| Connections | at most ${number(limits['connections_max'].value)} at once |`,
+      `| Event stream reader behind | at most ${number(limits['event_stream_buffer_max_bytes'].value)} bytes, for at most ${limits['event_stream_stall_seconds'].value} seconds |`,
     ];
     expect(rows.filter((row) => !page.includes(row))).toEqual([]);
   });

@@ -51,6 +51,12 @@ function requireSubscription(context: HandlerContext, id: string) {
 }
 
 /**
+ * Subscriptions per workspace (`x-limits.webhook_subscriptions_per_workspace`, designed): each event is
+ * queued once per subscription, so the limit bounds what one event costs the outbox.
+ */
+export const subscriptionsPerWorkspace = 50;
+
+/**
  * A subscription takes any URL its schema allows (`CreateWebhookRequest`: an absolute http(s) URI). What
  * only a connection can tell is judged on every attempt (`postDelivery`), where it must be judged anyway:
  * whether the host resolves to a private, loopback or link-local address (it may change between attempts),
@@ -59,6 +65,12 @@ function requireSubscription(context: HandlerContext, id: string) {
  */
 export const createWebhook: Handler<'createWebhook'> = ({ body }, context) => {
   const { store, webhooks, clock } = context.services;
+  if (store.webhookSubscriptions.all(context.workspace.id).length >= subscriptionsPerWorkspace) {
+    throw new ProblemError(
+      409,
+      `The workspace holds ${subscriptionsPerWorkspace} webhook subscriptions, its limit; delete one before creating another.`,
+    );
+  }
   const id = newId('wh');
   const secret = createWebhookSecret();
   const now = clock.now();
@@ -72,6 +84,7 @@ export const createWebhook: Handler<'createWebhook'> = ({ body }, context) => {
       secret,
       events: body.events,
       schedule: context.services.settings.retrySchedule,
+      workspaceId: context.workspace.id,
     });
   });
   return {
