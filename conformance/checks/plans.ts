@@ -4,8 +4,8 @@
  * staffs for a decision brief.
  * @module
  */
-import { jsonOf } from '../harness/exchange.js';
-import { discard, marker, readSession, startBodyA, startBodyB, startSession } from '../harness/sessions.js';
+import { type Exchange, jsonOf } from '../harness/exchange.js';
+import { discard, marker, readSession, type SessionBody, startBodyA, startBodyB, startSession } from '../harness/sessions.js';
 import { statusOf } from './problem-shape.js';
 import { defineCheck } from './types.js';
 
@@ -37,12 +37,23 @@ export const preview = defineCheck({
     }
     const started = await startSession(ctx.http, ctx.contract, body);
     const { exchange, session } = await readSession(ctx.http, started.id);
-    const answered = (jsonOf(started.exchange) as { estimated_cost_credits?: unknown } | undefined)?.estimated_cost_credits;
-    const estimates = [session['estimated_cost_credits'], ...(answered === undefined ? [] : [answered])];
-    ctx.expect('PLAN-002', estimates.every((estimate) => estimate === credits), { kind: 'state', message: "the start's estimate differs from the plan's", expected: credits, got: estimates, evidence: [planned, started.exchange, exchange] }, `the start is estimated at the plan's ${String(credits)} credits`);
+    const kept = await ctx.http.get(`/v1/sessions/${started.id}/plan`);
+    const estimates = startEstimates(started.exchange, session, kept);
+    ctx.expect('PLAN-002', estimates.every((estimate) => estimate === credits), { kind: 'state', message: "the start's estimate differs from the plan's", expected: credits, got: estimates, evidence: [planned, started.exchange, exchange, kept] }, `the start is estimated at the plan's ${String(credits)} credits`);
     await discard(ctx.http, started.id);
   },
 });
+
+/**
+ * What a start says it is estimated at: `estimated_cost_credits` of the start answer and of the session
+ * where present (both optional: A1 answers carry none, and the member is not in `Session.required`), and
+ * the estimate of the plan the session kept, which the contract requires.
+ */
+function startEstimates(start: Exchange, session: SessionBody, kept: Exchange): unknown[] {
+  const answered = (jsonOf(start) as { estimated_cost_credits?: unknown } | undefined)?.estimated_cost_credits;
+  const keptCredits = statusOf(kept) === 200 ? (jsonOf(kept) as PlanBody | undefined)?.estimate?.credits : undefined;
+  return [answered, session['estimated_cost_credits'], keptCredits].filter((estimate) => estimate !== undefined);
+}
 
 export const sessionPlan = defineCheck({
   name: 'plans.session-plan',
@@ -52,11 +63,17 @@ export const sessionPlan = defineCheck({
   preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('session plan'), 2));
-    const { session } = await readSession(ctx.http, started.id);
+    const { exchange, session } = await readSession(ctx.http, started.id);
     const answer = await ctx.http.get(`/v1/sessions/${started.id}/plan`);
     const plan = jsonOf(answer) as PlanBody | undefined;
     const synths = (session['synths'] ?? []) as string[];
-    ctx.expect('PLAN-003', statusOf(answer) === 200 && sameSet(lineupOf(plan), synths) && plan?.estimate?.credits === session['estimated_cost_credits'], { kind: 'state', message: `the session's plan answered ${statusOf(answer)} without its board or its estimate`, expected: { status: 200, lineup: synths, credits: session['estimated_cost_credits'] }, got: { status: statusOf(answer), lineup: lineupOf(plan), credits: plan?.estimate?.credits ?? null }, evidence: answer }, `the plan names the board and the estimate of ${String(session['estimated_cost_credits'])} credits`);
+    // The session's own estimate is optional; where it is left out the plan is judged by the board and
+    // rounds the session must show.
+    const estimated = session['estimated_cost_credits'];
+    const estimate = plan?.estimate as { credits?: unknown; synth_count?: unknown; rounds?: unknown } | undefined;
+    const agrees = estimated === undefined ? estimate?.synth_count === synths.length && estimate?.rounds === session['rounds'] : estimate?.credits === estimated;
+    const expected = estimated === undefined ? { synth_count: synths.length, rounds: session['rounds'] } : { credits: estimated };
+    ctx.expect('PLAN-003', statusOf(answer) === 200 && sameSet(lineupOf(plan), synths) && agrees, { kind: 'state', message: `the session's plan answered ${statusOf(answer)} without its board or its estimate`, expected: { status: 200, lineup: synths, estimate: expected }, got: { status: statusOf(answer), lineup: lineupOf(plan), estimate: estimate ?? null }, evidence: [exchange, answer] }, `the plan names the board and the estimate (${String(estimate?.credits)} credits)`);
     await discard(ctx.http, started.id);
   },
 });

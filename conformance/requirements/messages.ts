@@ -26,7 +26,7 @@ export const messageRequirements: readonly Requirement[] = [
   },
   {
     id: 'MSG-003',
-    level: 'SHOULD',
+    level: 'MUST',
     category: 'messages',
     seed: 'Errors › Error catalog',
     provenance: 'designed',

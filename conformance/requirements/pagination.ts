@@ -30,7 +30,7 @@ export const paginationRequirements: readonly Requirement[] = [
     category: 'pagination',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: 'A page never holds more items than limit, and holds exactly limit while more items follow.',
+    statement: 'A page never holds more items than limit (a shorter page while more items follow is allowed).',
     checks: ['pagination.limit'],
   },
   {

@@ -81,7 +81,7 @@ export const shareRequirements: readonly Requirement[] = [
   },
   {
     id: 'SHARE-009',
-    level: 'SHOULD',
+    level: 'MUST',
     category: 'shares',
     seed: 'Errors › Error catalog',
     provenance: 'designed',
