@@ -9,6 +9,7 @@ import { decisionChecks } from './decisions.js';
 import { exportChecks } from './exports.js';
 import { idempotencyChecks } from './idempotency.js';
 import { isolationChecks } from './isolation.js';
+import { isolationOperationChecks } from './isolation-operations.js';
 import { lifecycleChecks } from './lifecycle.js';
 import { longPollChecks } from './long-poll.js';
 import { messageChecks } from './messages.js';
@@ -51,6 +52,7 @@ export const checks: readonly Check[] = [
   ...lifecycleChecks,
   ...sessionMetadataChecks,
   ...isolationChecks,
+  ...isolationOperationChecks,
   ...webhookChecks,
   ...webhookRetryChecks,
   ...webhookSubscriptionChecks,

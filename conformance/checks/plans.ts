@@ -4,8 +4,9 @@
  * staffs for a decision brief.
  * @module
  */
-import { type Exchange, jsonOf } from '../harness/exchange.js';
-import { discard, marker, readSession, type SessionBody, startBodyA, startBodyB, startSession } from '../harness/sessions.js';
+import { startEstimates } from '../harness/estimates.js';
+import { jsonOf } from '../harness/exchange.js';
+import { discard, marker, readSession, startBodyA, startBodyB, startSession } from '../harness/sessions.js';
 import { statusOf } from './problem-shape.js';
 import { defineCheck } from './types.js';
 
@@ -37,23 +38,11 @@ export const preview = defineCheck({
     }
     const started = await startSession(ctx.http, ctx.contract, body);
     const { exchange, session } = await readSession(ctx.http, started.id);
-    const kept = await ctx.http.get(`/v1/sessions/${started.id}/plan`);
-    const estimates = startEstimates(started.exchange, session, kept);
+    const { estimates, kept } = await startEstimates(ctx.http, started.exchange, session, started.id);
     ctx.expect('PLAN-002', estimates.every((estimate) => estimate === credits), { kind: 'state', message: "the start's estimate differs from the plan's", expected: credits, got: estimates, evidence: [planned, started.exchange, exchange, kept] }, `the start is estimated at the plan's ${String(credits)} credits`);
     await discard(ctx.http, started.id);
   },
 });
-
-/**
- * What a start says it is estimated at: `estimated_cost_credits` of the start answer and of the session
- * where present (both optional: A1 answers carry none, and the member is not in `Session.required`), and
- * the estimate of the plan the session kept, which the contract requires.
- */
-function startEstimates(start: Exchange, session: SessionBody, kept: Exchange): unknown[] {
-  const answered = (jsonOf(start) as { estimated_cost_credits?: unknown } | undefined)?.estimated_cost_credits;
-  const keptCredits = statusOf(kept) === 200 ? (jsonOf(kept) as PlanBody | undefined)?.estimate?.credits : undefined;
-  return [answered, session['estimated_cost_credits'], keptCredits].filter((estimate) => estimate !== undefined);
-}
 
 export const sessionPlan = defineCheck({
   name: 'plans.session-plan',
