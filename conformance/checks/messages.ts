@@ -105,4 +105,31 @@ export const afterTheEnd = defineCheck({
   },
 });
 
-export const messageChecks = [sendBackCheck, afterTheEnd];
+export const offBoard = defineCheck({
+  name: 'messages.send-back-off-board',
+  category: 'messages',
+  title: 'Sending back a Synth who is not on the board is 409 conflict',
+  requirements: ['MSG-004'],
+  preconditions: ['live'],
+  async run(ctx) {
+    for (const rounds of runLengths) {
+      const session = await runningSession(ctx, rounds);
+      const outsider = ctx.target.synths.find((synth) => !session.synths.includes(synth));
+      if (outsider === undefined) {
+        ctx.skip('MSG-004', 'the Synth library has no Synth outside the board to send back');
+        return;
+      }
+      const refused = session.running ? await ctx.http.post(`/v1/sessions/${session.id}/messages`, messageTo([outsider])) : undefined;
+      // A message without Synths sent back, accepted afterwards, shows the session was still running.
+      const control = refused === undefined ? undefined : await ctx.http.post(`/v1/sessions/${session.id}/messages`, { content: `${marker('message')}: no Synth sent back.` });
+      await discard(ctx.http, session.id);
+      if (refused !== undefined && control !== undefined && statusOf(control) === 202) {
+        expectProblem(ctx, 'MSG-004', refused, 409, 'conflict', `a message sending back ${outsider}, who is not on the board`);
+        return;
+      }
+    }
+    ctx.skip('MSG-004', endedTooSoon);
+  },
+});
+
+export const messageChecks = [sendBackCheck, afterTheEnd, offBoard];

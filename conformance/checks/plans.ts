@@ -6,13 +6,16 @@
  */
 import { startEstimates } from '../harness/estimates.js';
 import { jsonOf } from '../harness/exchange.js';
+import { provisionKey } from '../harness/key-control.js';
 import { discard, marker, readSession, startBodyA, startBodyB, startSession } from '../harness/sessions.js';
 import { statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { type CheckContext, defineCheck } from './types.js';
 
 interface PlanBody {
   decision_brief?: { staffed_by?: unknown; lineup?: Array<{ synth?: unknown }> };
-  estimate?: { credits?: unknown };
+  estimate?: { credits?: unknown; credits_per_synth_round?: unknown; synth_count?: unknown; rounds?: unknown; model_class?: unknown };
+  balance_credits?: unknown;
+  sufficient_credits?: unknown;
 }
 
 const lineupOf = (body: PlanBody | undefined): string[] => (body?.decision_brief?.lineup ?? []).map((seat) => String(seat.synth));
@@ -85,4 +88,63 @@ export const briefStaffing = defineCheck({
   },
 });
 
-export const planChecks = [preview, sessionPlan, briefStaffing];
+export const shortBalance = defineCheck({
+  name: 'plans.short-balance',
+  category: 'plans',
+  title: 'A plan made on a short balance says so, and the start it plans is refused at its estimate',
+  requirements: ['PLAN-005'],
+  preconditions: ['live'],
+  async run(ctx) {
+    // A workspace of its own whose balance no session's estimate fits in (test control provisions it).
+    const poor = await provisionKey(ctx, { credits: 1 });
+    if (typeof poor === 'string') {
+      ctx.skip('PLAN-005', poor);
+      return;
+    }
+    const body = startBodyA(ctx.target.synths, marker('short plan'), 2);
+    const planned = await poor.http.post('/v1/sessions/plan', body);
+    const plan = (jsonOf(planned) ?? {}) as PlanBody;
+    const started = await poor.http.post('/v1/sessions', body);
+    const refusal = (jsonOf(started) ?? {}) as { session_estimate_credits?: unknown; balance_credits?: unknown };
+    const kept = statusOf(planned) === 200 && plan.sufficient_credits === false && plan.balance_credits === refusal.balance_credits && statusOf(started) === 402 && refusal.session_estimate_credits === plan.estimate?.credits;
+    ctx.expect('PLAN-005', kept, { kind: 'state', message: 'the plan on a short balance did not say it falls short, or the start it planned was not refused at its estimate', expected: { plan: { sufficient_credits: false, balance_credits: 'the balance of the refusal' }, start: { status: 402, session_estimate_credits: plan.estimate?.credits ?? "the plan's estimate" } }, got: { plan: { status: statusOf(planned), sufficient_credits: plan.sufficient_credits ?? null, balance_credits: plan.balance_credits ?? null }, start: { status: statusOf(started), session_estimate_credits: refusal.session_estimate_credits ?? null, balance_credits: refusal.balance_credits ?? null } }, evidence: [planned, started] }, `the plan said ${String(plan.estimate?.credits)} credits do not fit in ${String(plan.balance_credits)}, and the start was refused so`);
+    const id = (jsonOf(started) ?? {}) as { id?: string; session_id?: string };
+    if (statusOf(started) !== 402) {
+      await discard(poor.http, id.id ?? id.session_id ?? 'none');
+    }
+  },
+});
+
+/** The plan of the lineup start `body` at `modelClass`, and whether its estimate adds up. */
+async function planAt(ctx: CheckContext, body: Record<string, unknown>, modelClass: string) {
+  const exchange = await ctx.http.post('/v1/sessions/plan', { ...body, model_class: modelClass });
+  const estimate = ((jsonOf(exchange) ?? {}) as PlanBody).estimate ?? {};
+  const [credits, perRound, count, rounds] = [estimate.credits, estimate.credits_per_synth_round, estimate.synth_count, estimate.rounds].map(Number);
+  const addsUp = statusOf(exchange) === 200 && estimate.model_class === modelClass && credits === count! * rounds! * perRound! && Number.isInteger(credits);
+  return { exchange, estimate, credits: credits!, addsUp };
+}
+
+export const modelClassPrice = defineCheck({
+  name: 'plans.model-class-price',
+  category: 'plans',
+  title: "A plan's price follows its model class, and the start is priced as planned",
+  requirements: ['PLAN-006'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const body = startBodyA(ctx.target.synths, marker('model class'), 2);
+    const [standard, premium] = [await planAt(ctx, body, 'standard'), await planAt(ctx, body, 'premium')];
+    const evidence = [standard.exchange, premium.exchange];
+    const priced = standard.addsUp && premium.addsUp && premium.credits > standard.credits;
+    ctx.expect('PLAN-006', priced, { kind: 'state', message: 'the plans do not price the model class: an estimate does not add up, or premium costs no more than standard', expected: { credits: 'synth_count × rounds × credits_per_synth_round, the model class echoed', premium: 'above standard' }, got: { standard: standard.estimate, premium: premium.estimate }, evidence }, `standard ${standard.credits}, premium ${premium.credits} credits`);
+    if (!priced) {
+      return;
+    }
+    const started = await startSession(ctx.http, ctx.contract, { ...body, model_class: 'premium' });
+    const { session } = await readSession(ctx.http, started.id);
+    const { estimates, kept } = await startEstimates(ctx.http, started.exchange, session, started.id);
+    ctx.expect('PLAN-006', estimates.length > 0 && estimates.every((estimate) => estimate === premium.credits), { kind: 'state', message: 'the premium start is not estimated at its plan\'s price', expected: premium.credits, got: estimates, evidence: [premium.exchange, started.exchange, kept] }, `the premium start is estimated at the plan's ${premium.credits} credits`);
+    await discard(ctx.http, started.id);
+  },
+});
+
+export const planChecks = [preview, sessionPlan, briefStaffing, shortBalance, modelClassPrice];

@@ -34,4 +34,14 @@ export const messageRequirements: readonly Requirement[] = [
     checks: ['messages.after-the-end'],
     references: ['docs/session-lifecycle.md'],
   },
+  {
+    id: 'MSG-004',
+    level: 'MUST',
+    category: 'messages',
+    seed: 'Errors › Error catalog',
+    provenance: 'designed',
+    statement: "A message into a running session that sends back a Synth who is not on the session's board is answered 409 conflict.",
+    checks: ['messages.send-back-off-board'],
+    references: ['openapi/components/schemas/SendMessageRequest.yaml'],
+  },
 ];
