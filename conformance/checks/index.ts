@@ -15,6 +15,7 @@ import { longPollChecks } from './long-poll.js';
 import { messageChecks } from './messages.js';
 import { outcomeChecks } from './outcomes.js';
 import { paginationChecks } from './pagination.js';
+import { listOrderChecks } from './list-order.js';
 import { planChecks } from './plans.js';
 import { problemChecks } from './problems.js';
 import { rateLimitChecks } from './rate-limits.js';
@@ -45,6 +46,7 @@ export const checks: readonly Check[] = [
   ...authChecks,
   ...versioningChecks,
   ...paginationChecks,
+  ...listOrderChecks,
   ...idempotencyChecks,
   ...longPollChecks,
   ...sseChecks,

@@ -71,4 +71,14 @@ export const paginationRequirements: readonly Requirement[] = [
     statement: 'Every list endpoint pages with limit and cursor and answers items and next_cursor, and a walk reaches its end.',
     checks: ['pagination.every-list'],
   },
+  {
+    id: 'PAGE-008',
+    level: 'MUST',
+    category: 'pagination',
+    seed: 'Endpoints',
+    provenance: 'designed',
+    statement: 'Decisions, share links and webhook subscriptions are listed newest first, as the contract gives their order.',
+    checks: ['pagination.newest-first'],
+    references: ['openapi/components/schemas/DecisionPage.yaml', 'openapi/components/schemas/SharePage.yaml', 'openapi/components/schemas/WebhookSubscriptionPage.yaml'],
+  },
 ];
