@@ -15,7 +15,7 @@ const runLengths = [5, 8, 10] as const;
 /** Why no message could be judged: every session ended before one reached it. */
 const endedTooSoon = `sessions of ${runLengths.join(', ')} rounds all ended before a message reached them (the target may run faster than real time), so the message could not be sent while the board debates`;
 
-/** A session of `rounds` rounds that the target reports running (or `undefined` once it has ended). */
+/** A session of `rounds` rounds once it has begun: `running` false when it had already ended. */
 async function runningSession(ctx: CheckContext, rounds: number) {
   const body = startBodyA(ctx.target.synths, marker('messages'), rounds);
   const started = await startSession(ctx.http, ctx.contract, body);
@@ -116,6 +116,7 @@ export const offBoard = defineCheck({
       const session = await runningSession(ctx, rounds);
       const outsider = ctx.target.synths.find((synth) => !session.synths.includes(synth));
       if (outsider === undefined) {
+        await discard(ctx.http, session.id);
         ctx.skip('MSG-004', 'the Synth library has no Synth outside the board to send back');
         return;
       }
