@@ -8,7 +8,7 @@ import { completedSession } from '../harness/completed-session.js';
 import { eventData, expectEvent, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
-import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
+import { discard, marker, readSession, startBodyA, startSession, terminalStatuses } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
 
@@ -43,17 +43,17 @@ async function toolIn(ctx: CheckContext, status: (value: unknown) => boolean): P
   return chosen === undefined ? undefined : { integrationId: chosen.integrationId, operation: chosen.operation };
 }
 
-const connectedTool = (ctx: CheckContext) => toolIn(ctx, (status) => status === 'connected');
+export const connectedTool = (ctx: CheckContext) => toolIn(ctx, (status) => status === 'connected');
 
-function request(sessionId: string, tool: Tool, approval: unknown): Record<string, unknown> {
+export function actionRequest(sessionId: string, tool: Tool, approval: unknown): Record<string, unknown> {
   return { session_id: sessionId, recommendation: 'Tell the launch team the verdict.', integration_id: tool.integrationId, operation: tool.operation, parameters, ...(approval === undefined ? {} : { approval }) };
 }
 
-const approved = { approved: true, approved_by: 'conformance@example.com', note: 'A conformance run approves it.' };
+export const approved = { approved: true, approved_by: 'conformance@example.com', note: 'A conformance run approves it.' };
 
 /** The refused requests: no approval, and approval false. */
 function unapproved(sessionId: string, tool: Tool): Array<Record<string, unknown>> {
-  return [request(sessionId, tool, undefined), request(sessionId, tool, { ...approved, approved: false })];
+  return [actionRequest(sessionId, tool, undefined), actionRequest(sessionId, tool, { ...approved, approved: false })];
 }
 
 export const approvalRequired = defineCheck({
@@ -75,8 +75,8 @@ export const approvalRequired = defineCheck({
   },
 });
 
-async function execute(ctx: CheckContext, sessionId: string, tool: Tool): Promise<{ exchange: Exchange; action: ActionBody }> {
-  const exchange = await ctx.http.post('/v1/actions/execute', request(sessionId, tool, approved));
+export async function execute(ctx: CheckContext, sessionId: string, tool: Tool): Promise<{ exchange: Exchange; action: ActionBody }> {
+  const exchange = await ctx.http.post('/v1/actions/execute', actionRequest(sessionId, tool, approved));
   return { exchange, action: (jsonOf(exchange) ?? {}) as ActionBody };
 }
 
@@ -161,15 +161,27 @@ export const refusedStates = defineCheck({
       return;
     }
     const running = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('action too early'), 10));
-    expectProblem(ctx, 'ACT-006', await ctx.http.post('/v1/actions/execute', request(running.id, tool, approved)), 409, 'conflict', 'an action for a running session');
+    const early = await ctx.http.post('/v1/actions/execute', actionRequest(running.id, tool, approved));
+    // A target faster than real time may have finished even ten rounds: then the action was lawful.
+    const { session } = await readSession(ctx.http, running.id);
+    const ended = terminalStatuses.has(String(session.status));
+    if (ended) {
+      ctx.note(`the ten-round session was already ${String(session.status)} when the action came`);
+    } else {
+      expectProblem(ctx, 'ACT-006', early, 409, 'conflict', 'an action for a running session');
+    }
     await discard(ctx.http, running.id);
     const disconnected = await toolIn(ctx, (status) => status !== 'connected');
     if (disconnected === undefined) {
-      ctx.note('no integration is listed disconnected; only the running session was tried');
+      if (ended) {
+        ctx.skip('ACT-006', 'the ten-round session had ended before the action came (the target may run faster than real time), and no integration is listed disconnected');
+      } else {
+        ctx.note('no integration is listed disconnected; only the running session was tried');
+      }
       return;
     }
     const { id } = await completedSession(ctx, 'action on a disconnected tool');
-    expectProblem(ctx, 'ACT-006', await ctx.http.post('/v1/actions/execute', request(id, disconnected, approved)), 409, 'conflict', 'an action through a disconnected integration');
+    expectProblem(ctx, 'ACT-006', await ctx.http.post('/v1/actions/execute', actionRequest(id, disconnected, approved)), 409, 'conflict', 'an action through a disconnected integration');
   },
 });
 

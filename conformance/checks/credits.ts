@@ -6,11 +6,13 @@
  * @module
  */
 import { entriesOf, newEntries, readCredits, sumOf } from '../harness/credits.js';
-import { jsonOf } from '../harness/exchange.js';
+import { parseEventStream } from '../../src/contract/sse.js';
+import { awaitEvent, eventData, watchEvent } from '../harness/event-watch.js';
+import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { provisionKey } from '../harness/key-control.js';
 import { discard, marker, readSession, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { type CheckContext, defineCheck } from './types.js';
 
 export const sessionCharge = defineCheck({
   name: 'credits.session-charge',
@@ -116,4 +118,52 @@ export const noSurcharge = defineCheck({
   },
 });
 
-export const creditChecks = [insufficient, sessionCharge, cancelReconciliation, noSurcharge];
+/** The data of the last `session.cancelled` of a session's stream, read at once (`finite=true`). */
+async function streamedCancellation(ctx: CheckContext, id: string): Promise<{ exchange: Exchange; data: Record<string, unknown> | undefined }> {
+  const exchange = await ctx.http.get(`/v1/sessions/${id}/events`, { query: { finite: 'true' }, headers: { accept: 'text/event-stream' } });
+  const last = parseEventStream(exchange.response?.body ?? '').events.filter((event) => event.event === 'session.cancelled').at(-1);
+  try {
+    return { exchange, data: last === undefined ? undefined : (JSON.parse(last.data) as Record<string, unknown>) };
+  } catch {
+    return { exchange, data: undefined };
+  }
+}
+
+export const cancelledAmounts = defineCheck({
+  name: 'credits.cancelled-amounts',
+  category: 'credits',
+  title: "session.cancelled reports the amounts the ledger reconciled",
+  requirements: ['CRED-005'],
+  preconditions: ['live'],
+  phase: 'exclusive',
+  async run(ctx) {
+    const watch = await watchEvent(ctx, 'session.cancelled');
+    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('credits cancelled event'), 10));
+    const cancelled = await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
+    const own = entriesOf(await readCredits(ctx.http), started.id);
+    if (statusOf(cancelled) !== 200 || own.length === 0) {
+      ctx.skip('CRED-005', `the session was not cancelled with ledger entries to compare with (cancel answered ${statusOf(cancelled)}, ${own.length} entries; LIFE-007 and CRED-003 judge that)`);
+      return;
+    }
+    const charged = -sumOf(own);
+    const refunds = own.filter((entry) => entry.credits > 0).map((entry) => entry.credits);
+    const reconciles = (data: Record<string, unknown> | undefined) => data?.['credits_charged'] === charged && (data['credits_refunded'] === 0 || refunds.includes(data['credits_refunded'] as number));
+    const expected = { credits_charged: charged, credits_refunded: refunds.length === 0 ? 0 : `one of ${refunds.join(', ')}` };
+    const streamed = await streamedCancellation(ctx, started.id);
+    ctx.expect('CRED-005', reconciles(streamed.data), { kind: 'state', message: "the stream's session.cancelled does not report what the ledger reconciled", expected, got: streamed.data ?? null, evidence: streamed.exchange }, `the stream reports ${charged} charged, as the ledger`);
+    if ('skip' in watch) {
+      ctx.note(`the delivery was not judged: ${watch.skip}`);
+      return;
+    }
+    const [delivery] = await awaitEvent(ctx, watch.subscription, 'session.cancelled', (data) => data['session_id'] === started.id);
+    const data = delivery === undefined ? undefined : eventData(delivery, 'session.cancelled');
+    if (data === undefined) {
+      ctx.note('no session.cancelled delivery arrived to judge (HOOK requirements judge deliveries)');
+    } else {
+      ctx.expect('CRED-005', reconciles(data), { kind: 'delivery', message: 'the delivered session.cancelled does not report what the ledger reconciled', expected, got: data }, `the delivery reports ${charged} charged, as the ledger`);
+    }
+    await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
+  },
+});
+
+export const creditChecks = [insufficient, sessionCharge, cancelReconciliation, noSurcharge, cancelledAmounts];

@@ -9,11 +9,13 @@ import { decisionChecks } from './decisions.js';
 import { exportChecks } from './exports.js';
 import { idempotencyChecks } from './idempotency.js';
 import { isolationChecks } from './isolation.js';
+import { isolationOperationChecks } from './isolation-operations.js';
 import { lifecycleChecks } from './lifecycle.js';
 import { longPollChecks } from './long-poll.js';
 import { messageChecks } from './messages.js';
 import { outcomeChecks } from './outcomes.js';
 import { paginationChecks } from './pagination.js';
+import { listOrderChecks } from './list-order.js';
 import { planChecks } from './plans.js';
 import { problemChecks } from './problems.js';
 import { rateLimitChecks } from './rate-limits.js';
@@ -44,6 +46,7 @@ export const checks: readonly Check[] = [
   ...authChecks,
   ...versioningChecks,
   ...paginationChecks,
+  ...listOrderChecks,
   ...idempotencyChecks,
   ...longPollChecks,
   ...sseChecks,
@@ -51,6 +54,7 @@ export const checks: readonly Check[] = [
   ...lifecycleChecks,
   ...sessionMetadataChecks,
   ...isolationChecks,
+  ...isolationOperationChecks,
   ...webhookChecks,
   ...webhookRetryChecks,
   ...webhookSubscriptionChecks,

@@ -19,18 +19,18 @@ interface Owned {
   title: string;
 }
 
-async function ownedSession(ctx: CheckContext, purpose: string): Promise<Owned> {
+export async function ownedSession(ctx: CheckContext, purpose: string): Promise<Owned> {
   const title = marker(`isolation ${purpose}`);
   const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, title, 1));
   return { id: started.id, title };
 }
 
-function keyB(ctx: CheckContext): HttpClient {
+export function keyB(ctx: CheckContext): HttpClient {
   return ctx.httpB!;
 }
 
 /** A 404 not-found that carries none of the owner's data. */
-function expectHidden(ctx: CheckContext, requirement: string, exchange: Exchange, secret: string, what: string): void {
+export function expectHidden(ctx: CheckContext, requirement: string, exchange: Exchange, secret: string, what: string): void {
   const hidden = statusOf(exchange) === 404 && problemSlug(exchange) === 'not-found' && !(exchange.response?.body ?? '').includes(secret);
   ctx.expect(
     requirement,

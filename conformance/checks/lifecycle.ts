@@ -4,6 +4,7 @@
  * delete, refused transitions and the lineup bounds.
  * @module
  */
+import { startEstimates } from '../harness/estimates.js';
 import { jsonOf } from '../harness/exchange.js';
 import { acceptedStartA } from '../harness/profiles.js';
 import {
@@ -134,7 +135,7 @@ export const cancel = defineCheck({
     const refunded = session['credits_refunded'];
     const reconciled = statusOf(answer) === 200 && session.status === 'cancelled' && Number.isInteger(charged) && Number.isInteger(refunded);
     ctx.expect('LIFE-007', reconciled, { kind: 'state', message: `cancel answered ${statusOf(answer)}; the session is ${String(session.status)}`, expected: { status: 'cancelled', credits_charged: 'an integer', credits_refunded: 'an integer' }, got: { status: session.status, credits_charged: charged ?? null, credits_refunded: refunded ?? null }, evidence: [answer, exchange] }, `cancelled: ${String(charged)} charged, ${String(refunded)} refunded`);
-    const estimate = session['estimated_cost_credits'];
+    const [estimate] = (await startEstimates(ctx.http, started.exchange, session, started.id)).estimates;
     if (!reconciled || !Number.isInteger(estimate)) {
       ctx.skip('LIFE-008', 'the session reports no estimate or no reconciliation');
       return;

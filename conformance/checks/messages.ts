@@ -5,31 +5,43 @@
  */
 import { parseEventStream } from '../../src/contract/sse.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
-import { SetupFailure } from '../harness/observations.js';
 import { discard, marker, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
 
-/** Enough rounds that a message sent once the run has begun finds it still running. */
-const rounds = 5;
+/** Runs long enough that a message sent once the run has begun finds it still running: tried in turn. */
+const runLengths = [5, 8, 10] as const;
 
-/** Sends `content` with `sendBack` into a session while it runs; a session that ended first is replaced. */
-async function messageRunningSession(ctx: CheckContext, sendBack: (synths: string[]) => string[]) {
-  for (let tries = 0; ; tries++) {
-    const body = startBodyA(ctx.target.synths, marker('messages'), rounds);
-    const synths = body['synths'] as string[];
-    const started = await startSession(ctx.http, ctx.contract, body);
-    const session = await waitForSession(ctx.http, started.id, (read) => read.status === 'running' || terminalStatuses.has(String(read.status)), ctx.timeouts.sessionMs);
-    const message = { content: `${marker('message')}: weigh the churn in the Nordics before deciding.`, send_back: sendBack(synths) };
-    const answer = session.status === 'running' ? await ctx.http.post(`/v1/sessions/${started.id}/messages`, message) : undefined;
-    if (answer !== undefined && statusOf(answer) !== 409) {
-      return { id: started.id, synths, message, answer };
-    }
-    if (tries === 2) {
-      throw new SetupFailure(`three sessions of ${rounds} rounds ended before a message reached them`, answer);
-    }
-  }
+/** Why no message could be judged: every session ended before one reached it. */
+const endedTooSoon = `sessions of ${runLengths.join(', ')} rounds all ended before a message reached them (the target may run faster than real time), so the message could not be sent while the board debates`;
+
+/** A session of `rounds` rounds once it has begun: `running` false when it had already ended. */
+async function runningSession(ctx: CheckContext, rounds: number) {
+  const body = startBodyA(ctx.target.synths, marker('messages'), rounds);
+  const started = await startSession(ctx.http, ctx.contract, body);
+  const session = await waitForSession(ctx.http, started.id, (read) => read.status === 'running' || terminalStatuses.has(String(read.status)), ctx.timeouts.sessionMs);
+  return { id: started.id, synths: body['synths'] as string[], rounds, running: session.status === 'running' };
 }
+
+/**
+ * Sends `message(synths)` into a session while it runs; a session that ended first (its answer a 409) is
+ * replaced by a longer one. `undefined` when every run ended too soon: a set-up that could not be
+ * arranged, not a failure of the target.
+ */
+async function messageRunningSession(ctx: CheckContext, message: (synths: string[]) => Record<string, unknown>) {
+  for (const rounds of runLengths) {
+    const session = await runningSession(ctx, rounds);
+    const sent = message(session.synths);
+    const answer = session.running ? await ctx.http.post(`/v1/sessions/${session.id}/messages`, sent) : undefined;
+    if (answer !== undefined && statusOf(answer) !== 409) {
+      return { ...session, message: sent, answer };
+    }
+    await discard(ctx.http, session.id);
+  }
+  return undefined;
+}
+
+const messageTo = (sendBack: string[]) => ({ content: `${marker('message')}: weigh the churn in the Nordics before deciding.`, send_back: sendBack });
 
 /** The `synth.message` events of a finished session's stream, read at once (`finite=true`). */
 async function spokenMessages(ctx: CheckContext, id: string): Promise<{ exchange: Exchange; spoken: Array<{ synth: string; round: number }> }> {
@@ -54,7 +66,12 @@ export const sendBackCheck = defineCheck({
   requirements: ['MSG-001', 'MSG-002'],
   preconditions: ['live'],
   async run(ctx) {
-    const { id, synths, message, answer } = await messageRunningSession(ctx, (lineup) => lineup.slice(0, 1));
+    const sent = await messageRunningSession(ctx, (lineup) => messageTo(lineup.slice(0, 1)));
+    if (sent === undefined) {
+      ['MSG-001', 'MSG-002'].forEach((requirement) => ctx.skip(requirement, endedTooSoon));
+      return;
+    }
+    const { id, synths, rounds, answer } = sent;
     const round = (jsonOf(answer) as { round?: unknown } | undefined)?.round;
     const taken = statusOf(answer) === 202 && Number.isInteger(round) && (round as number) >= 1 && (round as number) <= rounds;
     ctx.expect('MSG-001', taken, { kind: 'status', message: `the message answered ${statusOf(answer)} without the round that takes it up`, expected: { status: 202, round: `1 to ${rounds}` }, got: jsonOf(answer) ?? statusOf(answer), evidence: answer }, `accepted into round ${String(round)}`);
@@ -67,7 +84,7 @@ export const sendBackCheck = defineCheck({
     const { exchange, spoken } = await spokenMessages(ctx, id);
     const from = round as number;
     const count = (synth: string) => spoken.filter((entry) => entry.synth === synth && entry.round >= from).length;
-    const sentBack = message.send_back[0]!;
+    const sentBack = (sent.message['send_back'] as string[])[0]!;
     const others = synths.filter((synth) => synth !== sentBack).map(count);
     const baseline = Math.max(...others);
     ctx.expect('MSG-002', count(sentBack) === baseline + 1, { kind: 'state', message: `${sentBack} was sent back but did not speak once more than the other Synths from round ${from}`, expected: { [sentBack]: baseline + 1, others: baseline }, got: Object.fromEntries(synths.map((synth) => [synth, count(synth)])), evidence: exchange }, `${sentBack} spoke ${count(sentBack)} times from round ${from}, the others ${baseline}`);
@@ -88,4 +105,32 @@ export const afterTheEnd = defineCheck({
   },
 });
 
-export const messageChecks = [sendBackCheck, afterTheEnd];
+export const offBoard = defineCheck({
+  name: 'messages.send-back-off-board',
+  category: 'messages',
+  title: 'Sending back a Synth who is not on the board is 409 conflict',
+  requirements: ['MSG-004'],
+  preconditions: ['live'],
+  async run(ctx) {
+    for (const rounds of runLengths) {
+      const session = await runningSession(ctx, rounds);
+      const outsider = ctx.target.synths.find((synth) => !session.synths.includes(synth));
+      if (outsider === undefined) {
+        await discard(ctx.http, session.id);
+        ctx.skip('MSG-004', 'the Synth library has no Synth outside the board to send back');
+        return;
+      }
+      const refused = session.running ? await ctx.http.post(`/v1/sessions/${session.id}/messages`, messageTo([outsider])) : undefined;
+      // A message without Synths sent back, accepted afterwards, shows the session was still running.
+      const control = refused === undefined ? undefined : await ctx.http.post(`/v1/sessions/${session.id}/messages`, { content: `${marker('message')}: no Synth sent back.` });
+      await discard(ctx.http, session.id);
+      if (refused !== undefined && control !== undefined && statusOf(control) === 202) {
+        expectProblem(ctx, 'MSG-004', refused, 409, 'conflict', `a message sending back ${outsider}, who is not on the board`);
+        return;
+      }
+    }
+    ctx.skip('MSG-004', endedTooSoon);
+  },
+});
+
+export const messageChecks = [sendBackCheck, afterTheEnd, offBoard];

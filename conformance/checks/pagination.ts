@@ -64,18 +64,19 @@ export const walkUnderInserts = defineCheck({
 export const limitHonoured = defineCheck({
   name: 'pagination.limit',
   category: 'pagination',
-  title: 'Pages hold limit items, 20 by default',
+  title: 'Pages hold at most limit items, 20 by default',
   requirements: ['PAGE-003', 'PAGE-004'],
   preconditions: ['live'],
   async run(ctx) {
+    // `limit` is the most a page holds (the contract's Limit parameter): a shorter page while more follow
+    // is the implementation's choice, so only the upper bound is judged.
     for (const [path, limit] of [['/synths', 5], ['/v1/sessions', 2]] as const) {
       const exchange = await ctx.http.get(path, { query: { limit } });
       const page = pageOf(exchange);
-      const exact = page.nextCursor === null ? page.items.length <= limit : page.items.length === limit;
       ctx.expect(
         'PAGE-003',
-        exchange.response?.status === 200 && exact,
-        { kind: 'limit', message: `GET ${path}?limit=${limit} held ${page.items.length} items (next_cursor ${page.nextCursor === null ? 'null' : 'set'})`, expected: page.nextCursor === null ? `at most ${limit}` : limit, got: page.items.length, evidence: exchange },
+        exchange.response?.status === 200 && page.items.length <= limit,
+        { kind: 'limit', message: `GET ${path}?limit=${limit} held ${page.items.length} items`, expected: `at most ${limit}`, got: page.items.length, evidence: exchange },
         `GET ${path}?limit=${limit} held ${page.items.length} items`,
       );
     }
@@ -83,8 +84,8 @@ export const limitHonoured = defineCheck({
     const page = pageOf(unbounded);
     ctx.expect(
       'PAGE-004',
-      page.items.length <= 20 && (page.nextCursor === null || page.items.length === 20),
-      { kind: 'limit', message: `GET /synths without limit held ${page.items.length} items`, expected: 20, got: page.items.length, evidence: unbounded },
+      page.items.length <= 20,
+      { kind: 'limit', message: `GET /synths without limit held ${page.items.length} items`, expected: 'at most 20', got: page.items.length, evidence: unbounded },
       `GET /synths without limit held ${page.items.length} items`,
     );
   },

@@ -4,14 +4,18 @@
  * staffs for a decision brief.
  * @module
  */
+import { startEstimates } from '../harness/estimates.js';
 import { jsonOf } from '../harness/exchange.js';
+import { provisionKey } from '../harness/key-control.js';
 import { discard, marker, readSession, startBodyA, startBodyB, startSession } from '../harness/sessions.js';
 import { statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { type CheckContext, defineCheck } from './types.js';
 
 interface PlanBody {
   decision_brief?: { staffed_by?: unknown; lineup?: Array<{ synth?: unknown }> };
-  estimate?: { credits?: unknown };
+  estimate?: { credits?: unknown; credits_per_synth_round?: unknown; synth_count?: unknown; rounds?: unknown; model_class?: unknown };
+  balance_credits?: unknown;
+  sufficient_credits?: unknown;
 }
 
 const lineupOf = (body: PlanBody | undefined): string[] => (body?.decision_brief?.lineup ?? []).map((seat) => String(seat.synth));
@@ -37,9 +41,8 @@ export const preview = defineCheck({
     }
     const started = await startSession(ctx.http, ctx.contract, body);
     const { exchange, session } = await readSession(ctx.http, started.id);
-    const answered = (jsonOf(started.exchange) as { estimated_cost_credits?: unknown } | undefined)?.estimated_cost_credits;
-    const estimates = [session['estimated_cost_credits'], ...(answered === undefined ? [] : [answered])];
-    ctx.expect('PLAN-002', estimates.every((estimate) => estimate === credits), { kind: 'state', message: "the start's estimate differs from the plan's", expected: credits, got: estimates, evidence: [planned, started.exchange, exchange] }, `the start is estimated at the plan's ${String(credits)} credits`);
+    const { estimates, kept } = await startEstimates(ctx.http, started.exchange, session, started.id);
+    ctx.expect('PLAN-002', estimates.every((estimate) => estimate === credits), { kind: 'state', message: "the start's estimate differs from the plan's", expected: credits, got: estimates, evidence: [planned, started.exchange, exchange, kept] }, `the start is estimated at the plan's ${String(credits)} credits`);
     await discard(ctx.http, started.id);
   },
 });
@@ -52,11 +55,17 @@ export const sessionPlan = defineCheck({
   preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('session plan'), 2));
-    const { session } = await readSession(ctx.http, started.id);
+    const { exchange, session } = await readSession(ctx.http, started.id);
     const answer = await ctx.http.get(`/v1/sessions/${started.id}/plan`);
     const plan = jsonOf(answer) as PlanBody | undefined;
     const synths = (session['synths'] ?? []) as string[];
-    ctx.expect('PLAN-003', statusOf(answer) === 200 && sameSet(lineupOf(plan), synths) && plan?.estimate?.credits === session['estimated_cost_credits'], { kind: 'state', message: `the session's plan answered ${statusOf(answer)} without its board or its estimate`, expected: { status: 200, lineup: synths, credits: session['estimated_cost_credits'] }, got: { status: statusOf(answer), lineup: lineupOf(plan), credits: plan?.estimate?.credits ?? null }, evidence: answer }, `the plan names the board and the estimate of ${String(session['estimated_cost_credits'])} credits`);
+    // The session's own estimate is optional; where it is left out the plan is judged by the board and
+    // rounds the session must show.
+    const estimated = session['estimated_cost_credits'];
+    const estimate = plan?.estimate as { credits?: unknown; synth_count?: unknown; rounds?: unknown } | undefined;
+    const agrees = estimated === undefined ? estimate?.synth_count === synths.length && estimate?.rounds === session['rounds'] : estimate?.credits === estimated;
+    const expected = estimated === undefined ? { synth_count: synths.length, rounds: session['rounds'] } : { credits: estimated };
+    ctx.expect('PLAN-003', statusOf(answer) === 200 && sameSet(lineupOf(plan), synths) && agrees, { kind: 'state', message: `the session's plan answered ${statusOf(answer)} without its board or its estimate`, expected: { status: 200, lineup: synths, estimate: expected }, got: { status: statusOf(answer), lineup: lineupOf(plan), estimate: estimate ?? null }, evidence: [exchange, answer] }, `the plan names the board and the estimate (${String(estimate?.credits)} credits)`);
     await discard(ctx.http, started.id);
   },
 });
@@ -79,4 +88,63 @@ export const briefStaffing = defineCheck({
   },
 });
 
-export const planChecks = [preview, sessionPlan, briefStaffing];
+export const shortBalance = defineCheck({
+  name: 'plans.short-balance',
+  category: 'plans',
+  title: 'A plan made on a short balance says so, and the start it plans is refused at its estimate',
+  requirements: ['PLAN-005'],
+  preconditions: ['live'],
+  async run(ctx) {
+    // A workspace of its own whose balance no session's estimate fits in (test control provisions it).
+    const poor = await provisionKey(ctx, { credits: 1 });
+    if (typeof poor === 'string') {
+      ctx.skip('PLAN-005', poor);
+      return;
+    }
+    const body = startBodyA(ctx.target.synths, marker('short plan'), 2);
+    const planned = await poor.http.post('/v1/sessions/plan', body);
+    const plan = (jsonOf(planned) ?? {}) as PlanBody;
+    const started = await poor.http.post('/v1/sessions', body);
+    const refusal = (jsonOf(started) ?? {}) as { session_estimate_credits?: unknown; balance_credits?: unknown };
+    const kept = statusOf(planned) === 200 && plan.sufficient_credits === false && plan.balance_credits === refusal.balance_credits && statusOf(started) === 402 && refusal.session_estimate_credits === plan.estimate?.credits;
+    ctx.expect('PLAN-005', kept, { kind: 'state', message: 'the plan on a short balance did not say it falls short, or the start it planned was not refused at its estimate', expected: { plan: { sufficient_credits: false, balance_credits: 'the balance of the refusal' }, start: { status: 402, session_estimate_credits: plan.estimate?.credits ?? "the plan's estimate" } }, got: { plan: { status: statusOf(planned), sufficient_credits: plan.sufficient_credits ?? null, balance_credits: plan.balance_credits ?? null }, start: { status: statusOf(started), session_estimate_credits: refusal.session_estimate_credits ?? null, balance_credits: refusal.balance_credits ?? null } }, evidence: [planned, started] }, `the plan said ${String(plan.estimate?.credits)} credits do not fit in ${String(plan.balance_credits)}, and the start was refused so`);
+    const id = (jsonOf(started) ?? {}) as { id?: string; session_id?: string };
+    if (statusOf(started) !== 402) {
+      await discard(poor.http, id.id ?? id.session_id ?? 'none');
+    }
+  },
+});
+
+/** The plan of the lineup start `body` at `modelClass`, and whether its estimate adds up. */
+async function planAt(ctx: CheckContext, body: Record<string, unknown>, modelClass: string) {
+  const exchange = await ctx.http.post('/v1/sessions/plan', { ...body, model_class: modelClass });
+  const estimate = ((jsonOf(exchange) ?? {}) as PlanBody).estimate ?? {};
+  const [credits, perRound, count, rounds] = [estimate.credits, estimate.credits_per_synth_round, estimate.synth_count, estimate.rounds].map(Number);
+  const addsUp = statusOf(exchange) === 200 && estimate.model_class === modelClass && credits === count! * rounds! * perRound! && Number.isInteger(credits);
+  return { exchange, estimate, credits: credits!, addsUp };
+}
+
+export const modelClassPrice = defineCheck({
+  name: 'plans.model-class-price',
+  category: 'plans',
+  title: "A plan's price follows its model class, and the start is priced as planned",
+  requirements: ['PLAN-006'],
+  preconditions: ['live'],
+  async run(ctx) {
+    const body = startBodyA(ctx.target.synths, marker('model class'), 2);
+    const [standard, premium] = [await planAt(ctx, body, 'standard'), await planAt(ctx, body, 'premium')];
+    const evidence = [standard.exchange, premium.exchange];
+    const priced = standard.addsUp && premium.addsUp && premium.credits > standard.credits;
+    ctx.expect('PLAN-006', priced, { kind: 'state', message: 'the plans do not price the model class: an estimate does not add up, or premium costs no more than standard', expected: { credits: 'synth_count × rounds × credits_per_synth_round, the model class echoed', premium: 'above standard' }, got: { standard: standard.estimate, premium: premium.estimate }, evidence }, `standard ${standard.credits}, premium ${premium.credits} credits`);
+    if (!priced) {
+      return;
+    }
+    const started = await startSession(ctx.http, ctx.contract, { ...body, model_class: 'premium' });
+    const { session } = await readSession(ctx.http, started.id);
+    const { estimates, kept } = await startEstimates(ctx.http, started.exchange, session, started.id);
+    ctx.expect('PLAN-006', estimates.length > 0 && estimates.every((estimate) => estimate === premium.credits), { kind: 'state', message: 'the premium start is not estimated at its plan\'s price', expected: premium.credits, got: estimates, evidence: [premium.exchange, started.exchange, kept] }, `the premium start is estimated at the plan's ${premium.credits} credits`);
+    await discard(ctx.http, started.id);
+  },
+});
+
+export const planChecks = [preview, sessionPlan, briefStaffing, shortBalance, modelClassPrice];

@@ -162,4 +162,35 @@ export const shareEvents = defineCheck({
   },
 });
 
-export const shareChecks = [createAndList, revoke, pagePublic, pagePassword, shareEvents];
+/** More wrong passwords than any limit on guessing should allow in one window. */
+const guesses = 20;
+
+export const passwordGuesses = defineCheck({
+  name: 'shares.password-guesses',
+  category: 'shares',
+  title: 'Password guessing on a protected link is limited',
+  requirements: ['SHARE-010'],
+  preconditions: ['live'],
+  // The guesses are counted in a window of the target's time: at real speed, so the window outlasts them.
+  phase: 'exclusive',
+  async run(ctx) {
+    await ctx.clock.withScale(1, async () => {
+      const session = await sharedSession(ctx, 'guessed share');
+      const { share } = await createShare(ctx, session.id, 'password');
+      const page = typeof share.url === 'string' ? sharePageOf(ctx, share.url) : undefined;
+      if (page === undefined) {
+        ctx.skip('SHARE-010', noSharePage);
+      } else {
+        const wrong: Exchange[] = [];
+        for (let index = 0; index < guesses; index++) {
+          wrong.push(await page.enter(`wrong-guess-${index}`));
+        }
+        const right = await page.enter(password);
+        ctx.expect('SHARE-010', !showsSession(right, session.title), { kind: 'state', message: `after ${guesses} wrong passwords the right one still opened the link at once`, expected: 'every password refused until the window ends', got: { wrong: wrong.map(statusOf), right: statusOf(right) }, evidence: [...wrong.slice(-2), right] }, `after ${guesses} wrong passwords even the right one was refused (${statusOf(right)})`);
+      }
+      await discard(ctx.http, session.id);
+    });
+  },
+});
+
+export const shareChecks = [createAndList, revoke, pagePublic, pagePassword, shareEvents, passwordGuesses];

@@ -27,7 +27,7 @@ export const actionRequirements: readonly Requirement[] = [
   },
   {
     id: 'ACT-003',
-    level: 'SHOULD',
+    level: 'MUST',
     category: 'actions',
     seed: 'States and transitions',
     provenance: 'designed',
@@ -54,7 +54,7 @@ export const actionRequirements: readonly Requirement[] = [
   },
   {
     id: 'ACT-006',
-    level: 'SHOULD',
+    level: 'MUST',
     category: 'actions',
     seed: 'Errors › Error catalog',
     provenance: 'designed',

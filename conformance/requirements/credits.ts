@@ -44,4 +44,13 @@ export const creditRequirements: readonly Requirement[] = [
     statement: 'API calls carry no per-call surcharge: reads change the balance by nothing but what the ledger lists, and add no entry of their own.',
     checks: ['credits.no-surcharge'],
   },
+  {
+    id: 'CRED-005',
+    level: 'MUST',
+    category: 'credits',
+    seed: 'Events › Event types and data',
+    provenance: 'stated',
+    statement: "session.cancelled reports the reconciliation the ledger shows: credits_charged is what the session's entries drew, and credits_refunded the refund among them.",
+    checks: ['credits.cancelled-amounts'],
+  },
 ];

@@ -100,7 +100,7 @@ export const lifecycleRequirements: readonly Requirement[] = [
   },
   {
     id: 'LIFE-011',
-    level: 'SHOULD',
+    level: 'MUST',
     category: 'lifecycle',
     seed: 'Errors › Error catalog',
     provenance: 'stated',

@@ -26,12 +26,22 @@ export const messageRequirements: readonly Requirement[] = [
   },
   {
     id: 'MSG-003',
-    level: 'SHOULD',
+    level: 'MUST',
     category: 'messages',
     seed: 'Errors › Error catalog',
     provenance: 'designed',
     statement: 'A message into a session that is no longer running is answered 409 conflict.',
     checks: ['messages.after-the-end'],
     references: ['docs/session-lifecycle.md'],
+  },
+  {
+    id: 'MSG-004',
+    level: 'MUST',
+    category: 'messages',
+    seed: 'Errors › Error catalog',
+    provenance: 'designed',
+    statement: "A message into a running session that sends back a Synth who is not on the session's board is answered 409 conflict.",
+    checks: ['messages.send-back-off-board'],
+    references: ['openapi/components/schemas/SendMessageRequest.yaml'],
   },
 ];

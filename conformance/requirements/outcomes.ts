@@ -27,7 +27,7 @@ export const outcomeRequirements: readonly Requirement[] = [
   },
   {
     id: 'OUT-003',
-    level: 'SHOULD',
+    level: 'MUST',
     category: 'outcomes',
     seed: 'Endpoints',
     provenance: 'designed',

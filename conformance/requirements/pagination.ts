@@ -30,7 +30,7 @@ export const paginationRequirements: readonly Requirement[] = [
     category: 'pagination',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: 'A page never holds more items than limit, and holds exactly limit while more items follow.',
+    statement: 'A page never holds more items than limit (a shorter page while more items follow is allowed).',
     checks: ['pagination.limit'],
   },
   {
@@ -70,5 +70,15 @@ export const paginationRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement: 'Every list endpoint pages with limit and cursor and answers items and next_cursor, and a walk reaches its end.',
     checks: ['pagination.every-list'],
+  },
+  {
+    id: 'PAGE-008',
+    level: 'MUST',
+    category: 'pagination',
+    seed: 'Endpoints',
+    provenance: 'designed',
+    statement: 'Decisions, share links and webhook subscriptions are listed newest first, as the contract gives their order.',
+    checks: ['pagination.newest-first'],
+    references: ['openapi/components/schemas/DecisionPage.yaml', 'openapi/components/schemas/SharePage.yaml', 'openapi/components/schemas/WebhookSubscriptionPage.yaml'],
   },
 ];

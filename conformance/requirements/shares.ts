@@ -81,11 +81,21 @@ export const shareRequirements: readonly Requirement[] = [
   },
   {
     id: 'SHARE-009',
-    level: 'SHOULD',
+    level: 'MUST',
     category: 'shares',
     seed: 'Errors › Error catalog',
     provenance: 'designed',
     statement: 'Revocation is final: revoking a revoked share link again is 409 conflict.',
     checks: ['shares.revoke'],
+  },
+  {
+    id: 'SHARE-010',
+    level: 'MUST',
+    category: 'shares',
+    seed: 'What the service does 4',
+    provenance: 'designed',
+    statement: 'Password guessing on a protected share link is limited: after many wrong passwords in a short time, even the right one is refused for a while.',
+    checks: ['shares.password-guesses'],
+    references: ['openapi/components/schemas/Share.yaml'],
   },
 ];

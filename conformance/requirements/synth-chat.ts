@@ -17,7 +17,7 @@ export const synthChatRequirements: readonly Requirement[] = [
   },
   {
     id: 'CHAT-002',
-    level: 'SHOULD',
+    level: 'MUST',
     category: 'synth-chat',
     seed: 'Endpoints',
     provenance: 'designed',

@@ -111,6 +111,17 @@ describe('the proxy answers in each variant\'s way', () => {
     expect(split.chunks.length).toBeGreaterThan(split.text.split('\n\n').length);
   });
 
+  test('pages shorter than limit, and session reads without optional members', async () => {
+    const short = JSON.parse((await raw(`${await through(row('list pages shorter'))}/synths?limit=5`)).text) as { items: unknown[]; next_cursor: unknown };
+    expect({ items: short.items.length, more: typeof short.next_cursor }).toEqual({ items: 4, more: 'string' });
+    const started = JSON.parse((await raw(`${target.baseUrl}/v1/sessions`, 'POST', lineup)).text) as { id: string };
+    const read = JSON.parse((await raw(`${await through(row('session reads without'))}/v1/sessions/${started.id}`)).text) as Record<string, unknown>;
+    expect(read['estimated_cost_credits']).toBeUndefined();
+    // A running session has not completed: its optional completed_at, null on the server, is left out.
+    expect('completed_at' in read).toBe(false);
+    expect(read['status']).toBeDefined();
+  });
+
   test('session ids as UUIDs, both ways', async () => {
     const base = await through(row('session ids as UUIDs'));
     const started = JSON.parse((await raw(`${base}/v1/sessions`, 'POST', lineup)).text) as { session_id: string };

@@ -32,6 +32,8 @@ export interface Variant {
   holdStreams?: boolean;
   /** Rewrites a webhook delivery body (parsed) before it is signed again and passed on. */
   delivery?(body: Record<string, unknown>, headers: IncomingHttpHeaders): unknown;
+  /** Answers this many milliseconds later: a target slower than the reference server. */
+  delayMs?: number;
 }
 
 export interface RewritingProxy {
@@ -89,6 +91,9 @@ export async function startRewritingProxy(upstream: string, variant: Variant): P
       return forwardDelivery(incoming, response, decodeURIComponent(path.slice(deliveryPath.length)));
     }
     let body = (await read(incoming)).toString('utf8');
+    if (variant.delayMs !== undefined) {
+      await new Promise((resolve) => setTimeout(resolve, variant.delayMs));
+    }
     let receiver: string | undefined;
     if (incoming.method === 'POST' && /^\/(v1\/)?webhooks\/?$/.test(path.split('?')[0]!) && body !== '') {
       // Only the suite's receivers on loopback are routed through the proxy; other addresses (the URL

@@ -77,6 +77,19 @@ function startResponseA1(body: Json, { method, path, status }: { method: string;
   return method === 'POST' && /^\/v1\/sessions(\?|$)/.test(path) && status === 202 && typeof id === 'string' ? { session_id: id } : body;
 }
 
+/** Every limit from 2 to 100 asked one lower, so each page holds fewer items than `limit` while more follow. */
+const shorterPages = (text: string): string =>
+  text.replace(/([?&]limit=)(\d+)/g, (whole, name: string, value: string) => (Number(value) >= 2 && Number(value) <= 100 ? `${name}${Number(value) - 1}` : whole));
+
+/** A session read without the members `Session.required` leaves optional: the estimate, and every null. */
+function withoutOptionalMembers(body: Json, { method, path, status }: { method: string; path: string; status: number }): Json {
+  if (method !== 'GET' || status !== 200 || !/^\/v1\/sessions\/[^/?]+(\?|$)/.test(path) || body === null || typeof body !== 'object') {
+    return body;
+  }
+  const required = new Set(['id', 'session_type', 'mode', 'status', 'v4_phase', 'title', 'synths', 'rounds', 'current_round', 'memo', 'created_at', 'updated_at']);
+  return Object.fromEntries(Object.entries(body).filter(([key, value]) => required.has(key) || (key !== 'estimated_cost_credits' && value !== null)));
+}
+
 const upper = (name: string): string => name.toUpperCase();
 const trainCase = (name: string): string => name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 
@@ -128,6 +141,10 @@ export const variants: readonly VariantRow[] = [
     },
     only: ['rate-limits', 'problems'],
   },
+  { name: 'list pages shorter than limit while more items follow', variant: { request: shorterPages }, only: ['pagination', 'isolation'] },
+  { name: 'session reads without their optional members', variant: { json: withoutOptionalMembers }, only: ['plans', 'lifecycle', 'long-poll', 'messages', 'credits'] },
+  { name: 'a target that answers 60 ms slower', variant: { delayMs: 60 }, only: ['long-poll', 'messages', 'plans', 'lifecycle'] },
+  { name: 'a target whose sessions finish four times faster', server: { timeScale: 1_000 }, only: ['long-poll', 'messages', 'plans', 'lifecycle'] },
   { name: 'the five-wait retry schedule (1, 5, 15, 60, 240 minutes)', server: { webhookRetries: 'five-waits' }, only: ['webhooks'] },
   // A2's id has the `ses_` shape (seed "Session start response"), so an implementation with UUID session
   // ids answers a lineup start with A1 (docs/decisions.md "Time and other implementations").

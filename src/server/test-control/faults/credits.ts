@@ -1,9 +1,9 @@
 /**
  * Faults in credits (seed "What the service does" 8, "Errors"): charges or refunds kept out of the
- * ledger, a bare 402, and a surcharge on every read.
+ * ledger, a bare 402, a surcharge on every read, and a cancellation reported unlike its reconciliation.
  * @module
  */
-import { editJson, is } from './exchange-edits.js';
+import { editJson, eventOf, is, resign } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 const creditsPath = /^\/credits$/;
@@ -40,4 +40,23 @@ export const creditFaults: Fault[] = [
       }
     },
   },
+  {
+    // The cancellation is reported as if five more credits had come back than the ledger refunded.
+    name: 'cancelled-refund-misreported',
+    breaks: ['CRED-005'],
+    event: (_, block) => (eventOf(block) === 'session.cancelled' ? block.replace(/^data: ?(.*)$/m, (_line, data: string) => `data: ${JSON.stringify(misreported(JSON.parse(data) as Amounts))}`) : block),
+    delivery(delivery, target) {
+      const body = JSON.parse(delivery.body) as { event?: unknown; type?: unknown; data?: Amounts };
+      if ((body.event ?? body.type) === 'session.cancelled' && body.data !== undefined) {
+        delivery.body = JSON.stringify({ ...body, data: misreported(body.data) });
+        resign(delivery, target.secret);
+      }
+    },
+  },
 ];
+
+type Amounts = { credits_charged?: number; credits_refunded?: number };
+
+function misreported(data: Amounts): Amounts {
+  return typeof data.credits_refunded === 'number' && typeof data.credits_charged === 'number' ? { ...data, credits_charged: data.credits_charged - 5, credits_refunded: data.credits_refunded + 5 } : data;
+}

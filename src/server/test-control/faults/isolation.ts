@@ -1,12 +1,25 @@
 /**
- * Faults in workspace isolation (seed "Workspaces"): workspace B's key reads, or does everything, as
- * workspace A.
+ * Faults in workspace isolation (seed "Workspaces"): workspace B's key reads, or does everything, or one
+ * kind of operation, as workspace A.
  * @module
  */
 import { keyOf, useKeyA } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 const sessionPath = /^\/v1\/sessions\/[^/]+/;
+
+/** A fault that serves workspace B's requests matching `path` (any method) as workspace A's. */
+function servedAsA(name: string, breaks: string[], path: RegExp): Fault {
+  return {
+    name,
+    breaks,
+    request(request, state) {
+      if (path.test(request.url.pathname) && keyOf(request, state) === 'b') {
+        useKeyA(request, state);
+      }
+    },
+  };
+}
 
 export const isolationFaults: Fault[] = [
   {
@@ -27,4 +40,7 @@ export const isolationFaults: Fault[] = [
       }
     },
   },
+  servedAsA('isolation-off-actions', ['ISO-008'], /^\/v1\/actions\//),
+  servedAsA('credits-pooled-across-workspaces', ['ISO-009'], /^\/(v1\/)?credits$/),
+  servedAsA('isolation-off-session-operations', ['ISO-010'], /^\/v1\/sessions\/[^/]+\/(outcomes|exports|reconvene|shares\/[^/]+\/revoke)$/),
 ];

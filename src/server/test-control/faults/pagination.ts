@@ -1,10 +1,10 @@
 /**
  * Faults in cursor pagination (seed "Pagination"): an item repeated across pages, the end not marked,
  * `limit` ignored or defaulted otherwise, tampered cursors taken, out-of-range limits clamped, an
- * unpaged list announcing more.
+ * unpaged list announcing more, a list in another order than the contract gives.
  * @module
  */
-import { editJson, isList } from './exchange-edits.js';
+import { editJson, is, isList } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 export const paginationFaults: Fault[] = [
@@ -70,5 +70,11 @@ export const paginationFaults: Fault[] = [
     name: 'modes-unpaged',
     breaks: ['PAGE-007'],
     response: (request, response) => (request.url.pathname === '/modes' ? editJson(response, (body) => (body['next_cursor'] = 'more')) : undefined),
+  },
+  {
+    name: 'decisions-oldest-first',
+    breaks: ['PAGE-008'],
+    response: (request, response) =>
+      is(request, 'GET', /^\/v1\/sessions\/[^/]+\/decisions$/) && response.status === 200 ? editJson(response, (body) => (body['items'] as unknown[]).reverse()) : undefined,
   },
 ];

@@ -1,7 +1,7 @@
 /**
  * Faults in plan previews and staffed boards (seed "What the service does" 2 and 4, "Endpoints"): a
  * preview without the requested board, a preview priced unlike the start, no plan kept, a brief's board
- * said to be the user's.
+ * said to be the user's, a short balance said to suffice, premium priced as standard.
  * @module
  */
 import { ProblemError } from '../../problems.js';
@@ -51,6 +51,24 @@ export const planFaults: Fault[] = [
             const brief = body['decision_brief'] as { staffed_by?: string } | undefined;
             if (brief?.staffed_by === 'service') {
               brief.staffed_by = 'user';
+            }
+          })
+        : undefined,
+  },
+  {
+    name: 'plan-sufficient-on-short-balance',
+    breaks: ['PLAN-005'],
+    response: (request, response) => (is(request, 'POST', planPath) ? editJson(response, (body) => (body['sufficient_credits'] = true)) : undefined),
+  },
+  {
+    name: 'plan-premium-priced-standard',
+    breaks: ['PLAN-006'],
+    response: (request, response) =>
+      is(request, 'POST', planPath)
+        ? editJson(response, (body) => {
+            const estimate = body['estimate'] as Record<string, number | string> | undefined;
+            if (estimate?.['model_class'] === 'premium') {
+              Object.assign(estimate, { credits_per_synth_round: 5, model_class_multiplier: 1, credits: Number(estimate['synth_count']) * Number(estimate['rounds']) * 5 });
             }
           })
         : undefined,

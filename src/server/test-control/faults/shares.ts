@@ -2,11 +2,12 @@
  * Faults in share links (seed "What the service does" 4, "Endpoints"): a protected link left out of the
  * list, its password returned, revocation not recorded, the share page asking a public link for a
  * password, opening with any password or after revocation, `share.created` and `share.viewed` never sent,
- * a second revocation answered as a first.
+ * a second revocation answered as a first, password guessing without a limit.
  * @module
  */
 import { passwordPage, sessionPage } from '../../share-viewer/page.js';
 import { shareOrigin } from '../../share-viewer/views.js';
+import { passwordMatches } from '../../store/shares.js';
 import { answerJson, editJson, is } from './exchange-edits.js';
 import type { Fault, FaultResponse, FaultState } from './types.js';
 import { withhold } from './withheld-events.js';
@@ -77,5 +78,17 @@ export const shareFaults: Fault[] = [
     name: 'share-revoked-twice',
     breaks: ['SHARE-009'],
     response: (request, response) => (is(request, 'POST', /\/shares\/[^/]+\/revoke$/) && response.status === 409 ? answerJson(response, 200, '{}') : undefined),
+  },
+  {
+    name: 'share-password-unlimited',
+    breaks: ['SHARE-010'],
+    // The right password opens the link however many wrong ones came before it.
+    answer(request, state) {
+      const token = is(request, 'POST', pagePath) ? pagePath.exec(request.url.pathname)?.[1] : undefined;
+      const stored = token === undefined ? undefined : state.services.store.shares.getByUrl(`${shareOrigin}${token}`);
+      const hash = stored === undefined ? null : state.services.store.shares.passwordHashOf(stored.record.id);
+      const password = new URLSearchParams(request.body.toString('utf8')).get('password');
+      return hash !== null && password !== null && passwordMatches(password, hash) ? showSession(request.url.pathname, state, (revoked) => !revoked) : undefined;
+    },
   },
 ];
