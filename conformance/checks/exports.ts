@@ -53,6 +53,8 @@ function formatProblems(ctx: CheckContext, format: Format, body: ExportBody, ses
     case 'markdown':
       return [...problems, ...(/^#{1,6} \S/m.test(content) ? [] : ['no Markdown heading']), ...(content.includes(session.title) ? [] : ['no title']), ...(/^\s*<(!doctype|html)\b/i.test(content) ? ['an HTML document, not Markdown'] : [])];
     case 'text':
+      // Control characters other than tab, line feed and carriage return do not belong in plain text.
+      // eslint-disable-next-line no-control-regex
       return [...problems, ...(content.includes(session.title) ? [] : ['no title']), ...(htmlTag.test(content) ? ['HTML tags'] : []), ...(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(content) ? ['control characters'] : [])];
     case 'json': {
       let parsed: unknown;
@@ -102,7 +104,7 @@ export const formatsCheck = defineCheck({
         continue;
       }
       for (const { path, exchange } of exported) {
-        const problems = formatProblems(ctx, format, (jsonOf(exchange) ?? {}) as ExportBody, session);
+        const problems = formatProblems(ctx, format, (jsonOf(exchange) ?? {}), session);
         ctx.expect(requirementOf[format], problems.length === 0, { kind: 'schema', message: `the ${format} export of /${path} is not ${format}`, expected: `a ${format} file of the session`, got: problems, evidence: exchange }, `/${path}: a ${format} file`);
       }
     }

@@ -98,7 +98,7 @@ export const concurrent = defineCheck({
       { kind: 'replay', message: `6 concurrent starts with one key created ${ids.size} sessions`, expected: '1 session; every other answer the same or 409', got: { sessions: [...ids], statuses: answers.map(statusOf) }, evidence: answers },
       `6 concurrent starts with one key created 1 session (statuses ${answers.map(statusOf).join(', ')})`,
     );
-    await Promise.all([...ids].map((id) => discard(ctx.http, id as string)));
+    await Promise.all([...ids].map((id) => discard(ctx.http, id)));
   },
 });
 

@@ -123,7 +123,7 @@ export const healthVersion = defineCheck({
       'VER-005',
       reported === header,
       { kind: 'header', message: 'the health body and header name different versions', expected: header ?? null, got: reported, evidence: exchange },
-      `health reports ${String(reported)} in body and header`,
+      `health reports ${JSON.stringify(reported)} in body and header`,
     );
   },
 });

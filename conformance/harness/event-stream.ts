@@ -5,7 +5,7 @@
  * cut the first connection after N events, the way a network drop would.
  * @module
  */
-import { EventSource, type FetchLike, type FetchLikeResponse } from 'eventsource';
+import { EventSource, type FetchLike } from 'eventsource';
 import { type Exchange, type ExchangeLog, headersOf, redactAuthorization } from './exchange.js';
 
 export interface ReceivedEvent {
@@ -115,7 +115,7 @@ export function readEventStream(options: StreamOptions): Promise<StreamReading> 
     };
     let response: Response;
     try {
-      response = await fetch(url, { ...init, headers } as RequestInit);
+      response = await fetch(url, { ...init, headers });
     } catch (error) {
       finish('', error instanceof Error ? error.message : String(error));
       throw error;
@@ -125,7 +125,7 @@ export function readEventStream(options: StreamOptions): Promise<StreamReading> 
     if (!response.ok || !isStream || response.body === null) {
       const text = await response.text();
       finish(text);
-      return new Response(text, { status: response.status, headers: response.headers }) as unknown as FetchLikeResponse;
+      return new Response(text, { status: response.status, headers: response.headers });
     }
     let raw = '';
     const decoder = new TextDecoder();
@@ -152,8 +152,9 @@ export function readEventStream(options: StreamOptions): Promise<StreamReading> 
         },
       }),
     );
-    init.signal?.addEventListener?.('abort', () => finish(raw, 'closed by the client'));
-    return new Response(body, { status: response.status, headers: response.headers }) as unknown as FetchLikeResponse;
+    // The eventsource package types its signal as `any` (polyfills differ); it is the fetch's AbortSignal.
+    (init.signal as AbortSignal | undefined)?.addEventListener('abort', () => finish(raw, 'closed by the client'));
+    return new Response(body, { status: response.status, headers: response.headers });
   };
 
   return new Promise((resolve) => {

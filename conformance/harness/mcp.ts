@@ -47,7 +47,8 @@ function recordingFetch(ctx: CheckContext, own: Exchange[]): typeof fetch {
     if (headers['authorization'] !== undefined) {
       headers['authorization'] = redactAuthorization(headers['authorization']);
     }
-    const body = init?.body === undefined || init.body === null ? undefined : String(init.body);
+    // The MCP client sends its JSON-RPC messages as strings.
+    const body = typeof init?.body === 'string' ? init.body : undefined;
     const exchange: Exchange = { id: log.nextId(), check: ctx.name, request: { method: request.method, url: request.url, headers, ...(body === undefined ? {} : { body }) }, startedAt: Date.now(), durationMs: 0 };
     own.push(exchange);
     try {

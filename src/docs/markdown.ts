@@ -4,6 +4,11 @@
  */
 
 /** Inline code that survives backticks inside the text (CommonMark §6.1). */
+/** A member of a contract object read as text: its value when it is a string, else the empty string. */
+export function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
 export function code(text: string | number): string {
   const value = String(text);
   const longestRun = Math.max(0, ...(value.match(/`+/g) ?? []).map((run) => run.length));

@@ -30,7 +30,8 @@ export interface ProvenanceMark {
   kind: PartKind;
   /** A readable name: `POST /v1/sessions`, `Session`, `Session.key_hint`, `x-limits.page_limit`. */
   label: string;
-  provenance: Provenance | string;
+  /** One of `provenances`, or whatever else a contract under review writes there. */
+  provenance: string;
   /**
    * The page of the service's own documentation the part comes from (`x-published-on`), when it is one of
    * the facts those pages publish beyond the seed (the published-service description).

@@ -11,7 +11,7 @@ import { valueAt } from '../contract/pointer.js';
 import { createContractValidator, type ContractValidator } from '../contract/validator.js';
 import { listVariantSets, matchingBranches, type VariantSet } from '../contract/variants.js';
 import { componentName, operationLabel, placeLabel } from './labels.js';
-import { code, codeList, firstSentence, generatedBanner, table } from './markdown.js';
+import { code, codeList, firstSentence, generatedBanner, table, textOf } from './markdown.js';
 import { provenanceMarks } from './provenance-marks.js';
 import { reachIndex, type ReachIndex } from './reach.js';
 import { describeShape } from './shape.js';
@@ -76,7 +76,7 @@ function variantSetEncoding(document: OpenApiDocument, set: VariantSet, reach: R
     (examplesOf[index] ?? []).join(', '),
   ]);
   const body = [
-    String(node['description'] ?? '').trim(),
+    textOf(node['description']).trim(),
     '',
     table(['variant', 'told apart by', 'examples'], rows),
     '',
@@ -103,7 +103,7 @@ function unionEnumEncoding(document: OpenApiDocument, pointer: string, reach: Re
     summary: firstSentence(node['description'] as string | undefined),
     encoding: `one \`enum\` holding the union of the published lists (${values.length} values)`,
     covers: [pointer],
-    body: [String(node['description'] ?? '').trim(), '', `Values: ${codeList(values)}.`, '', reachedFrom(reach, pointer)].join('\n').trim(),
+    body: [textOf(node['description']).trim(), '', `Values: ${codeList(values)}.`, '', reachedFrom(reach, pointer)].join('\n').trim(),
   };
 }
 
@@ -118,7 +118,7 @@ function aliasEncoding(document: OpenApiDocument): VariantEncoding | undefined {
     return [
       code(operationLabel(entry)),
       target === undefined ? '' : code(operationLabel(target)),
-      String((entry.operation as Node)['x-provenance'] ?? ''),
+      textOf((entry.operation as Node)['x-provenance']),
       entry.operation.summary ?? '',
     ];
   });

@@ -57,8 +57,27 @@ export interface Engine {
 
 // Prism's parts, resolved from the CLI package the kit pins (never a second copy).
 const prismRequire = createRequire(prismEntry());
-const prismHttp = prismRequire('@stoplight/prism-http') as Record<string, any>;
-const prismCore = prismRequire('@stoplight/prism-core') as Record<string, any>;
+const prismHttp = prismRequire('@stoplight/prism-http') as PrismHttp;
+const prismCore = prismRequire('@stoplight/prism-core') as PrismCore;
+
+/** The parts of `@stoplight/prism-http` the engine calls, as Prism 5 declares them. */
+interface PrismHttp {
+  getHttpOperationsFromSpec(document: unknown): Promise<Array<{ method: string; path: string }>>;
+  createInstance(config: unknown, components: { logger: unknown }): PrismInstance;
+  ProblemJsonError: {
+    fromTemplate(template: unknown, detail: string, additional: unknown): unknown;
+    toProblemJson(error: unknown): { status?: number; type?: string };
+  };
+  VIOLATIONS: unknown;
+}
+
+interface PrismInstance {
+  request(input: unknown, operations: unknown[], config: unknown): () => Promise<unknown>;
+}
+
+interface PrismCore {
+  createLogger(name: string, options: { level: string }, destination: unknown): unknown;
+}
 const requestConfig = (
   createRequire(prismRequire.resolve('@stoplight/prism-http-server')) as NodeRequire
 )('./getHttpConfigFromRequest') as { getHttpConfigFromRequest(input: unknown): Either<unknown, Record<string, unknown>> };
@@ -89,7 +108,7 @@ function logger(options: EngineOptions): unknown {
       done();
     },
   });
-  return prismCore['createLogger']('HTTP SERVER', { level: 'warn' }, destination);
+  return prismCore.createLogger('HTTP SERVER', { level: 'warn' }, destination);
 }
 
 function formatLogLine(text: string): string {
@@ -103,10 +122,7 @@ function formatLogLine(text: string): string {
 
 /** Prism's operations of `document` (the mock document: the contract's operations only). */
 export async function prismOperations(document: OpenApiDocument): Promise<OperationIndex> {
-  const operations = (await prismHttp['getHttpOperationsFromSpec'](structuredClone(document))) as Array<{
-    method: string;
-    path: string;
-  }>;
+  const operations = await prismHttp.getHttpOperationsFromSpec(structuredClone(document));
   return new Map(operations.map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation]));
 }
 
@@ -125,7 +141,7 @@ export function createEngine(operations: OperationIndex, options: EngineOptions)
     isProxy: false,
     mock: { dynamic: options.dynamic, ignoreExamples: false },
   };
-  const prism = prismHttp['createInstance'](config, { logger: logger(options) });
+  const prism = prismHttp.createInstance(config, { logger: logger(options) });
 
   async function answer(key: string, request: EngineRequest): Promise<EngineAnswer> {
     const operation = operations.get(key);
@@ -153,8 +169,8 @@ export function createEngine(operations: OperationIndex, options: EngineOptions)
     const outputViolations = validations.output.map(violation('response'));
     const failing = outputViolations.filter((each) => each.severity === 'Error');
     if (config.errors && failing.length > 0) {
-      const problem = prismHttp['ProblemJsonError'].fromTemplate(
-        prismHttp['VIOLATIONS'],
+      const problem = prismHttp.ProblemJsonError.fromTemplate(
+        prismHttp.VIOLATIONS,
         'Your request/response is not valid and the --errors flag is set, so Prism is generating this error for you.',
         { validation: failing },
       );
@@ -201,7 +217,7 @@ function dropUndefined(values: Record<string, unknown>): Record<string, unknown>
 
 /** One of Prism's own problems (its `ProblemJsonError`), as Prism's server would send it. */
 function prismProblem(error: unknown): EngineAnswer {
-  const problem = prismHttp['ProblemJsonError'].toProblemJson(error) as { status?: number; type?: string };
+  const problem = prismHttp.ProblemJsonError.toProblemJson(error);
   const extra = (error as { additional?: { headers?: Record<string, string> } }).additional?.headers ?? {};
   return {
     status: problem.status ?? 500,

@@ -120,5 +120,5 @@ export function addUnknownPaths(document: OpenApiDocument): void {
     // A contract path of the same shape keeps its place (its missing methods already answer 405).
     paths[path] ??= Object.fromEntries(routedMethods.map((method) => [method, structuredClone(operation)]));
   }
-  document.paths = paths as OpenApiDocument['paths'];
+  document.paths = paths;
 }

@@ -151,7 +151,7 @@ export async function startPrism(launch: PrismLaunch): Promise<PrismProcess> {
   } catch (error) {
     await stop();
     const detail = buffer.trim() === '' ? '' : `\n${buffer.trim()}`;
-    throw new Error(`${error instanceof Error ? error.message : String(error)}${detail}`);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}${detail}`, { cause: error });
   }
   return { baseUrl: baseUrlOf(launch.host, launch.port), child, output: () => buffer, exited, stop };
 }

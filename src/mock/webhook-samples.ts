@@ -44,5 +44,5 @@ export function addWebhookSamples(document: OpenApiDocument): void {
       },
     };
   }
-  document.paths = paths as OpenApiDocument['paths'];
+  document.paths = paths;
 }

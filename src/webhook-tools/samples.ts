@@ -29,7 +29,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** The example envelopes of an event's webhook, in either form (`event` or `type` names the event). */
 function exampleEnvelopes(document: Readonly<OpenApiDocument>, event: WebhookEventName): Envelope[] {
-  const media = resolve<MediaType>(document as OpenApiDocument, envelopeSchemaPointer(event).replace(/\/schema$/, '')).node;
+  const media = resolve<MediaType>(document, envelopeSchemaPointer(event).replace(/\/schema$/, '')).node;
   const values = [...Object.values(media.examples ?? {}).map((example) => example.value), media.example];
   return values.filter(
     (value): value is Envelope => isRecord(value) && (value['event'] === event || value['type'] === event) && isRecord(value['data']),
@@ -69,6 +69,6 @@ export function sampleBody(document: Readonly<OpenApiDocument>, event: WebhookEv
     const context = { id: createEventId(), at: options.at, attempt: 1, apiVersion: currentApiVersion(document) };
     return { ...buildPublishedEnvelope(event, data, context) };
   }
-  const text = (name: string): string | undefined => (typeof example[name] === 'string' ? (example[name] as string) : undefined);
+  const text = (name: string): string | undefined => (typeof example[name] === 'string' ? (example[name]) : undefined);
   return { ...buildEnvelope(event, data, { userId: text('user_id'), correlationId: text('correlation_id'), at: options.at }) };
 }

@@ -85,7 +85,7 @@ class OperationComparison {
   /** Media types of a request body or response and their schemas; `where` names the holder. */
   content(direction: Direction, base: { pointer: string; node: Node }, head: { pointer: string; node: Node }, where: string): void {
     const headContent = (head.node['content'] ?? {}) as Node;
-    for (const mediaType of Object.keys((base.node['content'] ?? {}) as Node)) {
+    for (const mediaType of Object.keys((base.node['content'] ?? {}))) {
       const label = `${where} ${mediaType}`;
       if (!(mediaType in headContent)) {
         this.report('media-type-removed', label);
@@ -122,7 +122,7 @@ class OperationComparison {
       const base = resolve<Node>(this.base, childPointer(baseEntry.pointer, 'responses', status));
       const head = resolve<Node>(this.head, childPointer(headEntry.pointer, 'responses', status));
       const headHeaders = new Map(Object.keys((head.node['headers'] ?? {}) as Node).map((name) => [name.toLowerCase(), name]));
-      for (const name of Object.keys((base.node['headers'] ?? {}) as Node)) {
+      for (const name of Object.keys((base.node['headers'] ?? {}))) {
         const headName = headHeaders.get(name.toLowerCase());
         if (headName === undefined) {
           this.report('response-header-removed', `response ${status} header ${name}`);

@@ -23,7 +23,7 @@ export const chatWithSynth: Handler<'chatWithSynth'> = ({ body }, context) => {
     throw notFound(`Synth ${body.synth}`);
   }
   const session = body.session_id === undefined ? undefined : requireSession(context, body.session_id);
-  let conversationId = body.conversation_id;
+  const conversationId = body.conversation_id;
   let conversation: ConversationRecord | undefined;
   if (conversationId !== undefined) {
     const stored = store.conversations.get(conversationId);
@@ -38,7 +38,6 @@ export const chatWithSynth: Handler<'chatWithSynth'> = ({ body }, context) => {
   const cost = creditsPerSynthRound('standard');
   const now = clock.now();
   const id = conversationId ?? newId('cnv');
-  conversationId = id;
   const turn = (conversation?.turns.filter((entry) => entry.role === 'user').length ?? 0) + 1;
   const reply = chatReply({
     seed: `${id}:${turn}`,

@@ -13,6 +13,7 @@ import { migrations } from './migrations.js';
  * better-sqlite3's database under a name of this module: the declarations emitted for the store refer to
  * it, and @types/better-sqlite3 keeps its own names in a namespace they cannot reach.
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a name, not a new shape (see above)
 export interface SqliteDatabase extends Database.Database {}
 
 export function openDatabase(file: string): SqliteDatabase {

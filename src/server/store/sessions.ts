@@ -184,7 +184,7 @@ export function sessionStore(db: SqliteDatabase, keptSessions?: number) {
       const position = after ?? { createdAt: Number.MAX_SAFE_INTEGER, id: '' };
       const ids = pageIds(limit + 1).get(workspaceId, position.createdAt, position.id)?.split(' ') ?? [];
       const shown = Math.min(ids.length, limit);
-      const items: SessionAnswer[] = new Array(shown);
+      const items = new Array<SessionAnswer>(shown);
       for (let index = 0; index < shown; index += 1) {
         const answer = answers.get(ids[index] as string);
         if (answer === undefined) {

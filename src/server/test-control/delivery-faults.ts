@@ -26,7 +26,7 @@ export function deliveryFaults(switches: FaultSwitches, state: FaultState): Post
     const delivery: FaultDelivery = { headers, body: input.body, forward: true, guarded: true, reportStatus: undefined, extra: [] };
     // Kept with the faults' memory, which forgets when the switches change.
     const seenKey = `deliveries to ${claim.target.id}`;
-    const seen = (state.memory.get(seenKey) as DeliveryTarget['seen'] | undefined) ?? new Map();
+    const seen = (state.memory.get(seenKey) as DeliveryTarget['seen'] | undefined) ?? new Map<string, { headers: Record<string, string>; attempts: number }>();
     state.memory.set(seenKey, seen);
     faults.forEach((fault) => fault.delivery(delivery, { secret: claim.target.secret, seen }, state));
     // An attempt the faults keep from the receiver counts as answered 200 unless they record otherwise.

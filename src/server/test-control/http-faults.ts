@@ -59,6 +59,34 @@ export function httpFaults(switches: FaultSwitches, state: FaultState, findRoute
   const inScope = (raw: IncomingMessage): boolean =>
     raw.url?.startsWith('/') === true && !isControl(raw.url) && URL.canParse(`http://reference.invalid${raw.url}`);
 
+  /** The response as the faults leave it: the payload to send (the last `onSend` hook). */
+  function faultedPayload(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+    if (!inScope(request.raw)) {
+      return payload;
+    }
+    if (request.method === 'GET' && request.url.split('?')[0] === '/v1/health') {
+      reply.header(controlHeader, controlPath);
+    }
+    const faults = switches.activeAt('response');
+    if (faults.length === 0 || answered.has(request.raw)) {
+      return payload;
+    }
+    const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+    const headers = headersOf(reply);
+    const response: FaultResponse = { status: reply.statusCode, headers: { ...headers }, text };
+    const view = viewOf(request.raw);
+    faults.forEach((fault) => fault.response(view, response, state));
+    reply.code(response.status);
+    for (const name of Object.keys(headers).filter((each) => !(each in response.headers))) {
+      reply.removeHeader(name);
+    }
+    for (const [name, value] of Object.entries(response.headers).filter(([each, kept]) => headers[each] !== kept)) {
+      reply.header(name, value);
+    }
+    const streamed = payload !== null && payload !== undefined && typeof payload !== 'string' && !Buffer.isBuffer(payload);
+    return streamed || response.text === text ? payload : response.text;
+  }
+
   return {
     rewriteUrl(raw) {
       const url = raw.url ?? '/';
@@ -103,27 +131,8 @@ export function httpFaults(switches: FaultSwitches, state: FaultState, findRoute
       });
     },
 
-    async onSend(request, reply, payload) {
-      if (!inScope(request.raw)) {
-        return payload;
-      }
-      if (request.method === 'GET' && request.url.split('?')[0] === '/v1/health') {
-        reply.header(controlHeader, controlPath);
-      }
-      const faults = switches.activeAt('response');
-      if (faults.length === 0 || answered.has(request.raw)) {
-        return payload;
-      }
-      const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-      const headers = headersOf(reply);
-      const response: FaultResponse = { status: reply.statusCode, headers: { ...headers }, text };
-      const view = viewOf(request.raw);
-      faults.forEach((fault) => fault.response(view, response, state));
-      reply.code(response.status);
-      Object.keys(headers).filter((name) => !(name in response.headers)).forEach((name) => reply.removeHeader(name));
-      Object.entries(response.headers).filter(([name, value]) => headers[name] !== value).forEach(([name, value]) => reply.header(name, value));
-      const streamed = payload !== null && payload !== undefined && typeof payload !== 'string' && !Buffer.isBuffer(payload);
-      return streamed || response.text === text ? payload : response.text;
+    onSend(request, reply, payload) {
+      return Promise.resolve(faultedPayload(request, reply, payload));
     },
 
     async *eventStream(request, text) {

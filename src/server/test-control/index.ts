@@ -56,14 +56,12 @@ export function createTestControl(options: TestControlOptions): TestControl {
     appSeams() {
       const http = httpFaults(switches, state, routeFinder(routeTable(state.services.document)));
       return {
-        rewriteUrl: http.rewriteUrl,
+        ...http,
         register(app) {
           registerControlRoutes(app, options.clock, switches);
           registerKeyRoutes(app, options.services, (old, fresh) => rememberRotation(state, old, fresh));
           http.register(app);
         },
-        onSend: http.onSend,
-        eventStream: http.eventStream,
       };
     },
   };

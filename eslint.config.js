@@ -1,0 +1,37 @@
+// ESLint for the kit: typescript-eslint's type-aware recommended rules over the TypeScript sources,
+// the recommended JavaScript rules over the scripts and benchmarks. Layout belongs to Prettier
+// (.prettierrc.json), so no rule here is about formatting.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['lib/', 'node_modules/', '.venv/', 'docs/site/', 'reports/', 'src/generated/'] },
+  {
+    files: ['**/*.ts'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // An async function that implements a Promise-returning interface (a check's `run`, a Fastify
+      // handler) need not await anything.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // Tests read parsed JSON and answers of the code under test as they come: checking every member
+    // access of those values would add casts, not safety.
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    files: ['**/*.{js,mjs}'],
+    extends: [js.configs.recommended],
+    languageOptions: { globals: globals.node },
+  },
+);
