@@ -30,7 +30,7 @@ describe('arguments', () => {
     [['--target', 'http://127.0.0.1:9'], 'an API key is required'],
   ])('fuzz %j fails with a message', async (args, message) => {
     const run = await boardkit(['fuzz', ...args]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });

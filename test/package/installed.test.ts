@@ -231,7 +231,7 @@ const quickPaths: QuickPath[] = [
       const bin = inProject('node_modules', 'boardkit', 'bin', 'boardkit.js');
       const args = [bin, 'fuzz', '--target', target, '--api-key', apiKey, '--max-examples', '1'];
       const fuzz = await run(process.execPath, args, project, { ...env, PATH: emptyPath });
-      expect(fuzz.code).toBe(1);
+      expect(fuzz.code).toBe(2);
       expect(fuzz.stderr).toMatch(/^boardkit: boardkit fuzz installs Schemathesis [\d.]+ on first use and needs Python 3\.11 or later for it, but no Python was found on PATH\./);
       expect(fuzz.stderr).toContain('--schemathesis PATH');
       expect(existsSync(managedVenvDir(join(env['XDG_CACHE_HOME'] ?? '', 'boardkit')))).toBe(false);
