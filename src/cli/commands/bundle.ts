@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { Command } from 'commander';
-import { packageRoot } from '../../contract/paths.js';
+import { contractRoot } from '../../contract/paths.js';
 import { commandLine } from '../command-line.js';
 
 interface BundleOptions {
@@ -24,9 +24,9 @@ interface BundleOptions {
  */
 function refuseToHideOwnContract(options: BundleOptions): void {
   const own = resolve('openapi', 'openapi.yaml');
-  if (options.root === undefined && options.check !== true && resolve('.') !== packageRoot && existsSync(own)) {
+  if (options.root === undefined && options.check !== true && own !== contractRoot && existsSync(own)) {
     const yours = commandLine('bundle', { '--root': relative('.', own), '--out-dir': options.outDir });
-    const packaged = commandLine('bundle', { '--root': relative('.', resolve(packageRoot, 'openapi', 'openapi.yaml')), '--out-dir': options.outDir });
+    const packaged = commandLine('bundle', { '--root': relative('.', contractRoot), '--out-dir': options.outDir });
     throw new Error(`this folder has its own contract (openapi/openapi.yaml), and without --root the packaged one would overwrite its artefacts. Run \`${yours}\` to bundle yours, or \`${packaged}\` to bundle the packaged one here.`);
   }
 }
