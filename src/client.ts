@@ -6,6 +6,19 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/openapi.js';
 
+export {
+  readSessionEvents,
+  readSessionSummary,
+  StreamRefusedError,
+  type SessionEvent,
+  type SessionEventData,
+  type StreamOptions,
+  type StreamTarget,
+  type SummaryEvent,
+  type SummaryEventData,
+  type TypedEvent,
+} from './client/streams.js';
+
 export interface BoardClientOptions {
   /** The service's API base address (`{base_url}` in the contract), without a trailing `/v1`. */
   baseUrl: string;
@@ -18,12 +31,24 @@ export interface BoardClientOptions {
   apiVersion?: string;
 }
 
-export type BoardClient = Client<paths>;
+/**
+ * The paths whose success response is an event stream (`text/event-stream`). openapi-fetch would read
+ * them as JSON and throw, so the typed client leaves them out: `readSessionEvents` and
+ * `readSessionSummary` read them as typed events.
+ */
+export type EventStreamPaths = {
+  [Path in keyof paths]: paths[Path] extends { get: { responses: { 200: { content: { 'text/event-stream': unknown } } } } } ? Path : never;
+}[keyof paths];
+
+/** The contract's paths a JSON client can call: all but the event streams. */
+export type JsonPaths = Omit<paths, EventStreamPaths>;
+
+export type BoardClient = Client<JsonPaths>;
 
 export function createBoardClient(options: BoardClientOptions): BoardClient {
   const headers: Record<string, string> = { Authorization: `Bearer ${options.apiKey}` };
   if (options.apiVersion !== undefined) {
     headers['X-Service-API-Version'] = options.apiVersion;
   }
-  return createClient<paths>({ baseUrl: options.baseUrl, headers });
+  return createClient<JsonPaths>({ baseUrl: options.baseUrl, headers });
 }

@@ -5,7 +5,7 @@
  * (requirements/coverage.ts), so each gap says which requirement would close it.
  * @module
  */
-import type { MediaTypeObject, ResponseObject } from 'openapi-typescript';
+import type { MediaTypeObject, ResponseObject } from '../../src/contract/openapi-objects.js';
 import { listOperations } from '../../src/contract/operations.js';
 import { childPointer, resolve } from '../../src/contract/pointer.js';
 import { parseEventStream } from '../../src/contract/sse.js';

@@ -3,7 +3,7 @@
  * kit's own src/webhooks/signing, the same code receivers use), and their contract schemas.
  * @module
  */
-import type { ParameterObject, RequestBodyObject } from 'openapi-typescript';
+import type { ParameterObject, RequestBodyObject } from '../../src/contract/openapi-objects.js';
 import { signDelivery } from '../../src/webhooks/signing.js';
 import { deliveryHeaders } from '../../src/webhooks/headers.js';
 import { childPointer, pointerOf, resolve } from '../../src/contract/pointer.js';

@@ -3,7 +3,7 @@
  * example of the request body. Used to call every operation where only one thing (the credentials) is wrong.
  * @module
  */
-import type { MediaTypeObject, OperationObject, ParameterObject, PathItemObject, RequestBodyObject } from 'openapi-typescript';
+import type { MediaTypeObject, OperationObject, ParameterObject, PathItemObject, RequestBodyObject } from '../../src/contract/openapi-objects.js';
 import type { OperationEntry } from '../../src/contract/operations.js';
 import { childPointer, resolve } from '../../src/contract/pointer.js';
 import type { Contract } from './contract.js';

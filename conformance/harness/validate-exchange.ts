@@ -4,7 +4,7 @@
  * and every declared header matches its schema, and the body (or each event of a stream) matches its schema.
  * @module
  */
-import type { HeaderObject, MediaTypeObject, ResponseObject } from 'openapi-typescript';
+import type { HeaderObject, MediaTypeObject, ResponseObject } from '../../src/contract/openapi-objects.js';
 import { childPointer, resolve } from '../../src/contract/pointer.js';
 import type { OperationEntry } from '../../src/contract/operations.js';
 import { parseEventStream } from '../../src/contract/sse.js';

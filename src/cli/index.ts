@@ -16,6 +16,7 @@ import { proxyCommand } from './commands/proxy.js';
 import { scaffoldHandlersCommand } from './commands/scaffold-handlers.js';
 import { serveCommand } from './commands/serve.js';
 import { webhooksCommand } from './commands/webhooks.js';
+import { exitCodeOf, messageOf, throwOnUsageErrors } from './exit-codes.js';
 
 function packageVersion(): string {
   const manifest = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
@@ -39,12 +40,18 @@ export function createProgram(): Command {
     .addCommand(webhooksCommand());
 }
 
-/** Runs the CLI; failures become a message on stderr and exit code 1, never a stack trace. */
+/**
+ * Runs the CLI. A command that could not run (a usage error, or anything it threw) ends with a message on
+ * stderr, never a stack trace, and exit code 2 (src/cli/exit-codes.ts).
+ */
 export async function main(argv: string[] = process.argv): Promise<void> {
   try {
-    await createProgram().parseAsync(argv);
+    await throwOnUsageErrors(createProgram()).parseAsync(argv);
   } catch (error) {
-    process.stderr.write(`boardkit: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    const message = messageOf(error);
+    if (message !== undefined) {
+      process.stderr.write(message);
+    }
+    process.exitCode = exitCodeOf(error);
   }
 }

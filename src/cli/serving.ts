@@ -22,6 +22,29 @@ export interface ForegroundServer {
 
 const stopSignals = ['SIGINT', 'SIGTERM'] as const;
 
+/** How often a command run by npm checks that its parent is still there. */
+const parentCheckMs = 250;
+
+/**
+ * Run by npm (`npx boardkit mock`, an npm script), the command is the child of `sh -c`, which dies on
+ * SIGTERM without passing it on: `kill $!` of the npx process would leave this server listening. So under
+ * npm (which sets `npm_command`) a parent that goes away is a stop signal too. Outside npm the parent is
+ * not watched, so `nohup boardkit serve &` outlives its shell as intended.
+ */
+function stopWhenOrphaned(stop: () => void): () => void {
+  if (process.env['npm_command'] === undefined) {
+    return () => undefined;
+  }
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) {
+      stop();
+    }
+  }, parentCheckMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /**
  * Waits until SIGINT or SIGTERM, then stops `server`; resolves `true` for a stop by signal and `false`
  * when the server exited by itself. On Ctrl-C the terminal signals the whole process group, so a child
@@ -43,7 +66,11 @@ export function runUntilStopped(server: ForegroundServer): Promise<boolean> {
         },
       );
     };
-    const release = (): void => stopSignals.forEach((signal) => process.off(signal, onSignal));
+    const unwatch = stopWhenOrphaned(onSignal);
+    const release = (): void => {
+      unwatch();
+      stopSignals.forEach((signal) => process.off(signal, onSignal));
+    };
     const finish = (bySignal: boolean): void => {
       release();
       done(bySignal);

@@ -1,10 +1,12 @@
 /**
- * Usage checks and the exit code of `boardkit webhooks` commands that could not run (2, as `boardkit
- * conformance` uses it).
+ * Usage checks and the exit code of `boardkit webhooks` commands that could not run (2, the rule of
+ * `exit-codes.ts`).
  * @module
  */
+import { exitCodes } from './exit-codes.js';
+
 /** The tool could not run: bad options, a refused URL, a receiver that never answered. */
-export const exitCouldNotRun = 2;
+export const exitCouldNotRun = exitCodes.couldNotRun;
 
 /** Reports a failure to run on stderr with the command's name, and sets exit code 2. */
 export function couldNotRun(command: string, error: unknown): void {

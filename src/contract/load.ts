@@ -5,11 +5,10 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import type { OpenAPI3 } from 'openapi-typescript';
+import type { OpenApiDocument } from './openapi-objects.js';
 import { bundledJson } from './paths.js';
 
-/** An OpenAPI 3.1 document (the contract declares `openapi: 3.1.x`). */
-export type OpenApiDocument = OpenAPI3;
+export type { OpenApiDocument };
 
 const cache = new Map<string, OpenApiDocument>();
 

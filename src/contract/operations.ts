@@ -3,7 +3,7 @@
  * (OAS 3.1 §4.8.1 `webhooks`: a map of Path Item Objects keyed by event name).
  * @module
  */
-import type { OperationObject, PathItemObject } from 'openapi-typescript';
+import type { OperationObject, PathItemObject } from './openapi-objects.js';
 import type { OpenApiDocument } from './load.js';
 import { childPointer, pointerOf, resolve } from './pointer.js';
 

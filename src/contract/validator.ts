@@ -7,7 +7,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { MediaTypeObject, ResponseObject } from 'openapi-typescript';
+import type { MediaTypeObject, ResponseObject } from './openapi-objects.js';
 import type { OpenApiDocument } from './load.js';
 import { findOperation, type OperationEntry } from './operations.js';
 import { childPointer, resolve, valueAt } from './pointer.js';

@@ -3,7 +3,7 @@
  * which operations answer each problem type and an example body of each.
  * @module
  */
-import type { ResponseObject } from 'openapi-typescript';
+import type { ResponseObject } from '../contract/openapi-objects.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { listOperations, type OperationEntry } from '../contract/operations.js';
 import { childPointer, resolve } from '../contract/pointer.js';

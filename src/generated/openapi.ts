@@ -3276,9 +3276,11 @@ export interface components {
             mode: components["schemas"]["ModeSlug"];
             status: components["schemas"]["SessionStatus"];
             /**
-             * @description Progress marker used by pollers; `done` marks completion (stated). The other values are designed:
-             *     `queued`, `staffing`, `debating`, `synthesizing`, and `halted` for a run that ended without a memo
-             *     (failed or cancelled).
+             * @description Progress marker used by pollers; `done` marks completion (stated). Where `status` says what the
+             *     session is (`running`, `complete`, `failed`, …), `v4_phase` says which step of the run it is in, so
+             *     a poller waits for `done` (the memo is ready) and a page can show the step. The name is the
+             *     service's published one, kept as published. The other values are designed: `queued`, `staffing`,
+             *     `debating`, `synthesizing`, and `halted` for a run that ended without a memo (failed or cancelled).
              * @example done
              */
             v4_phase: string;

@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from 'node:path';
-import type { MediaTypeObject } from 'openapi-typescript';
+import type { MediaTypeObject } from '../contract/openapi-objects.js';
 import { loadContract, type OpenApiDocument } from '../contract/load.js';
 import { listOperations } from '../contract/operations.js';
 import { packageRoot } from '../contract/paths.js';

@@ -8,7 +8,7 @@
  * @module
  */
 import { webhookEventNames } from '../webhooks/events.js';
-import { createWebhookSecret } from '../webhooks/ids.js';
+import { checkWebhookSecret, createWebhookSecret } from '../webhooks/ids.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { retrySchedules } from '../webhooks/retry.js';
 import { checkWebhookUrl, refusedRangeOf } from '../webhooks/url-guard.js';
@@ -27,8 +27,6 @@ export interface Forwarding {
   secret: string;
 }
 
-const secretPattern = /^whsec_[A-Za-z0-9]{16,128}$/;
-
 /**
  * Checks that the URL is a local one: forwarding is for a receiver on the developer's machine, so it
  * must resolve to loopback addresses only. Throws with the reason otherwise.
@@ -42,10 +40,7 @@ export async function checkForwardUrl(setting: ForwardSetting): Promise<Forwardi
   if (remote !== undefined) {
     throw new Error(`--forward-webhooks: ${check.url.host} is ${remote.address}; forwarding goes to a loopback address only`);
   }
-  if (setting.secret !== undefined && !secretPattern.test(setting.secret)) {
-    throw new Error('--forward-secret: a signing secret is whsec_ followed by 16 to 128 letters or digits');
-  }
-  return { url: setting.url, secret: setting.secret ?? createWebhookSecret() };
+  return { url: setting.url, secret: setting.secret === undefined ? createWebhookSecret() : checkWebhookSecret(setting.secret, '--forward-secret') };
 }
 
 /** Sets the forwarding target of this start (with a fresh breaker), or removes one a previous start left. */

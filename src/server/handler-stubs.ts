@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { OperationObject, ResponseObject } from 'openapi-typescript';
+import type { OperationObject, ResponseObject } from '../contract/openapi-objects.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { listOperations, type OperationEntry } from '../contract/operations.js';
 import { childPointer, resolve } from '../contract/pointer.js';

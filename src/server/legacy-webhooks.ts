@@ -9,7 +9,7 @@
  * @module
  */
 import { retrySchedules, type RetrySchedule } from '../webhooks/retry.js';
-import { createWebhookSecret } from '../webhooks/signing.js';
+import { checkWebhookSecret, createWebhookSecret } from '../webhooks/ids.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { Store } from './store/index.js';
 import { keyPattern } from './store/api-keys.js';
@@ -31,7 +31,6 @@ export interface LegacyWebhook {
   secretIsNew: boolean;
 }
 
-const secretPattern = /^whsec_[A-Za-z0-9]{16,128}$/;
 
 function checkUrl(url: string): void {
   let parsed: URL;
@@ -62,8 +61,8 @@ export function configureLegacyWebhooks(
       throw new Error(`a legacy webhook is configured on an API key; ${apiKey.slice(0, 8)}… is not one this server has`);
     }
     checkUrl(url);
-    if (secret !== undefined && !secretPattern.test(secret)) {
-      throw new Error('a legacy webhook secret is whsec_ followed by 16 to 128 letters or digits');
+    if (secret !== undefined) {
+      checkWebhookSecret(secret, 'the legacy webhook secret');
     }
     const kept = outbox.getTarget(key.id)?.secret;
     const chosen = secret ?? kept ?? createWebhookSecret();

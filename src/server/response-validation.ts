@@ -5,7 +5,7 @@
  * `data` against the event's `contentSchema`.
  * @module
  */
-import type { HeaderObject, ResponseObject } from 'openapi-typescript';
+import type { HeaderObject, ResponseObject } from '../contract/openapi-objects.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { childPointer, resolve, valueAt } from '../contract/pointer.js';
 import type { ContractValidator } from '../contract/validator.js';

@@ -4,7 +4,7 @@
  * contract is the only list of what it answers.
  * @module
  */
-import type { OperationObject, ParameterObject, RequestBodyObject, ResponseObject } from 'openapi-typescript';
+import type { OperationObject, ParameterObject, RequestBodyObject, ResponseObject } from '../contract/openapi-objects.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { listOperations, type HttpMethod } from '../contract/operations.js';
 import { childPointer, resolve } from '../contract/pointer.js';

@@ -14,6 +14,7 @@ import { foldStatus, type Observation } from '../../conformance/harness/observat
 import { type CheckResult, exitCodeOf, fold, type RunResult, summarize } from '../../conformance/harness/results.js';
 import { receiverRequirements } from '../../conformance/requirements/receiver.js';
 import type { PostResult } from '../webhooks/delivery-request.js';
+import { checkWebhookSecret } from '../webhooks/ids.js';
 import { type OutgoingDelivery, wallClockSeconds } from './delivery.js';
 import { handledCount } from './handled.js';
 import { receiverCases, type ExpectedAnswer, type ReceiverCase } from './receiver-cases.js';
@@ -63,6 +64,7 @@ function suiteVersion(): string {
 }
 
 export async function checkReceiver(document: Readonly<OpenApiDocument>, options: CheckReceiverOptions): Promise<RunResult> {
+  checkWebhookSecret(options.secret, '--secret');
   const startedAt = new Date();
   const send = await receiverSender(options);
   const event = 'session.complete';

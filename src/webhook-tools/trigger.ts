@@ -7,6 +7,7 @@
  */
 import type { OpenApiDocument } from '../contract/load.js';
 import type { PostResult } from '../webhooks/delivery-request.js';
+import { checkWebhookSecret } from '../webhooks/ids.js';
 import { isWebhookEventName, webhookEventNames, type EnvelopeForm, type WebhookEventName } from '../webhooks/events.js';
 import { signedDelivery, type OutgoingDelivery } from './delivery.js';
 import { sampleBody } from './samples.js';
@@ -47,6 +48,7 @@ export function eventsToTrigger(event: string | undefined, all: boolean): Webhoo
 }
 
 export async function triggerEvents(document: Readonly<OpenApiDocument>, options: TriggerOptions): Promise<TriggerResult[]> {
+  checkWebhookSecret(options.secret, '--secret');
   const kind = options.legacy === true ? 'legacy' : 'subscription';
   const wrong = options.events.find((event) => event !== 'session.complete');
   if (kind === 'legacy' && wrong !== undefined) {

@@ -5,6 +5,7 @@
  * @module
  */
 import { deliveryHeaders, legacyDeliveryHeaders } from '../webhooks/headers.js';
+import { checkWebhookSecret } from '../webhooks/ids.js';
 import {
   replayToleranceSeconds,
   signDelivery,
@@ -35,6 +36,7 @@ export interface CapturedVerdict {
 }
 
 export function verifyCaptured(input: CapturedDelivery): CapturedVerdict {
+  checkWebhookSecret(input.secret, '--secret');
   const now = input.now ?? Date.now();
   if (input.legacy === true) {
     return {

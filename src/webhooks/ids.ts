@@ -42,3 +42,19 @@ export function createAttemptId(): string {
 export function createWebhookSecret(): string {
   return `whsec_${randomAlphanumeric(32)}`;
 }
+
+/**
+ * The one rule for a signing secret given to the kit (`serve --forward-secret` and legacy secrets,
+ * `webhooks trigger`, `check-receiver`, `verify`). The seed gives `signing_secret` no format, so any
+ * secret a service issues must pass: visible ASCII without spaces (`whsec_…` as the kit makes them,
+ * underscores and other punctuation included), long enough not to be a slip.
+ */
+const webhookSecretPattern = /^[\x21-\x7e]{8,256}$/;
+
+/** Returns `secret` when it follows the rule; throws naming `option` and the rule otherwise. */
+export function checkWebhookSecret(secret: string, option: string): string {
+  if (!webhookSecretPattern.test(secret)) {
+    throw new Error(`${option}: a webhook signing secret is 8 to 256 visible ASCII characters without spaces (such as whsec_…)`);
+  }
+  return secret;
+}

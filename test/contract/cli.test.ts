@@ -30,9 +30,9 @@ describe('boardkit', () => {
     expect(run.stdout).toMatch(/^\s+bundle\b/m);
   });
 
-  test('an unknown command fails', async () => {
+  test('an unknown command is a usage error', async () => {
     const run = await boardkit('serve-all-the-things');
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain("unknown command 'serve-all-the-things'");
   });
 });
@@ -83,7 +83,7 @@ describe('boardkit bundle', () => {
 
   test('reports an unresolvable contract without a stack trace', async () => {
     const run = await boardkit('bundle', '--check', '--root', fixture('nope.yaml'));
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^boardkit: redocly bundle failed/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });

@@ -60,7 +60,7 @@ describe('the TypeScript check', () => {
     expect(strictDiagnostics(source)).toEqual([]);
     const module = join(scratch, 'verify.mjs');
     await writeModule(module, await readFile(source, 'utf8'));
-    ({ verifyDelivery: verify } = (await import(pathToFileURL(module).href)) as { verifyDelivery: Verify });
+    ({ checkDelivery: verify } = (await import(pathToFileURL(module).href)) as { checkDelivery: Verify });
   });
 
   const { signing_secret: secret, raw_body: body, signature, timestamp } = vector;

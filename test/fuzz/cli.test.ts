@@ -30,7 +30,7 @@ describe('arguments', () => {
     [['--target', 'http://127.0.0.1:9', '--api-key', 'k', '--max-time', '0'], 'expected a positive integer'],
   ])('fuzz %j fails with a message', async (args, message) => {
     const run = await boardkit(['fuzz', ...args]);
-    expect(run.code).not.toBe(0);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });

@@ -78,7 +78,7 @@ describe('boardkit mock', () => {
 
   test('rejects a port out of range', async () => {
     const run = boardkit(['mock', '--port', '0']);
-    expect(await run.exit).toBe(1);
+    expect(await run.exit).toBe(2);
     expect(run.stderr()).toContain('expected a port number from 1 to 65535');
   });
 
@@ -88,7 +88,7 @@ describe('boardkit mock', () => {
     await new Promise<void>((listening) => blocker.listen(port, '127.0.0.1', listening));
     try {
       const run = boardkit(['mock', '--port', String(port)]);
-      expect(await run.exit).toBe(1);
+      expect(await run.exit).toBe(2);
       expect(run.stderr()).toContain(`127.0.0.1:${port} is already in use`);
     } finally {
       blocker.close();
@@ -99,13 +99,13 @@ describe('boardkit mock', () => {
 describe('boardkit proxy', () => {
   test('requires --upstream', async () => {
     const run = boardkit(['proxy']);
-    expect(await run.exit).toBe(1);
+    expect(await run.exit).toBe(2);
     expect(run.stderr()).toContain("required option '--upstream <url>' not specified");
   });
 
   test('rejects an upstream that is not an http(s) URL', async () => {
     const run = boardkit(['proxy', '--upstream', 'localhost:8080']);
-    expect(await run.exit).toBe(1);
+    expect(await run.exit).toBe(2);
     expect(run.stderr()).toContain('--upstream must be');
   });
 });

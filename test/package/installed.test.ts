@@ -31,6 +31,7 @@ let env: NodeJS.ProcessEnv;
 let untouched: Map<string, string>;
 const servers: Started[] = [];
 let target = '';
+let installOutput = '';
 
 const inProject = (...parts: string[]): string => join(project, ...parts);
 const boardkit = (...args: string[]): Promise<Run> => run(inProject('node_modules', '.bin', 'boardkit'), args, project, env);
@@ -74,6 +75,15 @@ const { valid } = createContractValidator(loadContract()).validate('#/components
 console.log(JSON.stringify({ status, valid }));
 `;
 
+/** A user's script reading a session's events through the helper of `boardkit/client`, printing each name. */
+const streamProgram = `import { readSessionEvents } from 'boardkit/client';
+
+const [baseUrl = '', apiKey = '', id = ''] = process.argv.slice(2);
+for await (const event of readSessionEvents({ baseUrl, apiKey }, id)) {
+  console.log(event.event);
+}
+`;
+
 const wrongProgram = `import { createBoardClient } from 'boardkit/client';
 
 const board = createBoardClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test_x' });
@@ -81,14 +91,18 @@ const { data } = await board.GET('/v1/health');
 console.log(data?.no_such_member);
 `;
 
+/**
+ * The tsconfig a user's project needs (docs/frontend.md): `strict` with library checks on, so every
+ * declaration the package exposes, and those of the packages it refers to, is checked as the user's
+ * compiler would (no `skipLibCheck`).
+ */
 const strictConfig = {
   compilerOptions: {
     target: 'ES2022',
     module: 'NodeNext',
     moduleResolution: 'NodeNext',
     strict: true,
-    // As `tsc --init` sets it: the declarations of the kit's own dependencies are theirs to check.
-    skipLibCheck: true,
+    skipLibCheck: false,
     noUncheckedIndexedAccess: true,
     exactOptionalPropertyTypes: true,
     types: ['node'],
@@ -96,6 +110,29 @@ const strictConfig = {
   },
   files: ['main.ts'],
 };
+
+/** The module settings people use, each checked without `skipLibCheck`; node10 via the package's `typesVersions`. */
+const moduleSettings: Record<string, Record<string, unknown>> = {
+  nodenext: { module: 'NodeNext', moduleResolution: 'NodeNext' },
+  bundler: { module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'] },
+  preserve: { module: 'Preserve', moduleResolution: 'Bundler' },
+  node10: { module: 'ESNext', moduleResolution: 'Node10' },
+};
+
+/** The TypeScript blocks (info string `ts`) of the shipped docs that use the package, one program per page. */
+async function docsPrograms(): Promise<Map<string, string>> {
+  const packaged = inProject('node_modules', 'boardkit');
+  const pages = ['README.md', ...(await readdir(join(packaged, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
+  const programs = new Map<string, string>();
+  for (const page of pages) {
+    const markdown = await readFile(join(packaged, page), 'utf8');
+    const blocks = [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
+    if (blocks.some((block) => /from '(boardkit|@modelcontextprotocol\/sdk)/.test(block))) {
+      programs.set(`docs-${page.replace(/\W+/g, '-')}.ts`, blocks.join('\n'));
+    }
+  }
+  return programs;
+}
 
 interface QuickPath {
   /** The top-level command the row covers. */
@@ -231,7 +268,6 @@ const quickPaths: QuickPath[] = [
       const bin = inProject('node_modules', 'boardkit', 'bin', 'boardkit.js');
       const args = [bin, 'fuzz', '--target', target, '--api-key', apiKey, '--max-examples', '1'];
       const fuzz = await run(process.execPath, args, project, { ...env, PATH: emptyPath });
-      // Could not run: exit 2.
       expect(fuzz.code).toBe(2);
       expect(fuzz.stderr).toMatch(/^boardkit: boardkit fuzz installs Schemathesis [\d.]+ on first use and needs Python 3\.11 or later for it, but no Python was found on PATH\./);
       expect(fuzz.stderr).toContain('--schemathesis PATH');
@@ -278,6 +314,55 @@ const quickPaths: QuickPath[] = [
     },
   },
   {
+    command: 'install',
+    title: 'npm installs the tarball on this Node without an engine warning',
+    check: async () => {
+      expect(installOutput).not.toMatch(/EBADENGINE/);
+      const manifest = JSON.parse(await readFile(inProject('node_modules', 'boardkit', 'package.json'), 'utf8')) as { engines: { node: string } };
+      const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+      const [wantMajor = 0, wantMinor = 0] = (/(\d+)\.(\d+)/.exec(manifest.engines.node) ?? []).slice(1).map(Number);
+      // This machine's Node is the lowest line the package declares, so the warning would show here.
+      expect(major === wantMajor && minor >= wantMinor).toBe(true);
+    },
+  },
+  {
+    command: 'client',
+    title: "the docs' TypeScript examples compile against the installed package in every module setting, without skipLibCheck",
+    check: async () => {
+      const tsc = inProject('node_modules', 'typescript', 'bin', 'tsc');
+      const programs = await docsPrograms();
+      expect([...programs.keys()]).toEqual(expect.arrayContaining(['docs-README-md.ts', 'docs-docs-frontend-md.ts', 'docs-docs-webhooks-md.ts']));
+      for (const [file, source] of programs) {
+        await writeFile(inProject(file), source);
+      }
+      for (const [name, settings] of Object.entries(moduleSettings)) {
+        // Under node10 the MCP SDK's own declarations (zod's) need esModuleInterop; that page is checked in the others.
+        const files = [...programs].filter(([, source]) => name !== 'node10' || !source.includes('@modelcontextprotocol')).map(([file]) => file);
+        const config = { compilerOptions: { ...strictConfig.compilerOptions, ...settings, noEmit: true }, files: ['main.ts', ...files] };
+        await writeFile(inProject('tsconfig.json'), JSON.stringify(config, null, 2));
+        await writeFile(inProject('main.ts'), clientProgram);
+        const compiled = await run(process.execPath, [tsc, '-p', '.'], project, env);
+        expect({ name, code: compiled.code, stdout: compiled.stdout }).toEqual({ name, code: 0, stdout: '' });
+      }
+    },
+  },
+  {
+    command: 'client',
+    title: 'the event stream of a session is read through the helper to its final event',
+    check: async () => {
+      const started = await fetch(`${target}/v1/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'boardroom', title: 'Installed package', synths: ['cfo', 'skeptic'], rounds: 2 }),
+      });
+      const { id, session_id: sessionId } = (await started.json()) as { id?: string; session_id?: string };
+      await writeFile(inProject('stream.mjs'), streamProgram);
+      const read = await run(process.execPath, ['stream.mjs', target, apiKey, id ?? sessionId ?? ''], project, env);
+      expectSuccess(read);
+      expect(read.stdout.trim().split('\n').at(-1)).toBe('session.complete');
+    },
+  },
+  {
     command: 'client',
     title: 'a strict TypeScript program compiles against boardkit/client and boardkit, and runs',
     check: async () => {
@@ -305,7 +390,8 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'boardkit-installed-'));
   project = join(scratch, 'project');
   env = await userEnvironment(join(scratch, 'cache'));
-  await installProject(project, await packKit(join(scratch, 'pack'), env), env);
+  const installed = await installProject(project, await packKit(join(scratch, 'pack'), env), env);
+  installOutput = installed.stdout + installed.stderr;
   untouched = await recordTree(inProject('node_modules'));
 }, minutes(15));
 

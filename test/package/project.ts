@@ -75,8 +75,11 @@ async function devVersions(): Promise<string[]> {
   return ['typescript', '@types/node'].map((name) => `${name}@${manifest.devDependencies[name] ?? 'latest'}`);
 }
 
-/** An empty ES-module project in `folder` with the tarball installed, as a user would (`--prefer-offline` reuses npm's cache). */
-export async function installProject(folder: string, tarball: string, env: NodeJS.ProcessEnv): Promise<void> {
+/**
+ * An empty ES-module project in `folder` with the tarball installed, as a user would (`--prefer-offline`
+ * reuses npm's cache); npm's output, for its warnings.
+ */
+export async function installProject(folder: string, tarball: string, env: NodeJS.ProcessEnv): Promise<Run> {
   await mkdir(folder, { recursive: true });
   await writeFile(join(folder, 'package.json'), `${JSON.stringify({ name: 'board-user', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
   const args = ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...(await devVersions())];
@@ -84,6 +87,7 @@ export async function installProject(folder: string, tarball: string, env: NodeJ
   if (installed.code !== 0) {
     throw new Error(`npm install failed:\n${installed.stderr}`);
   }
+  return installed;
 }
 
 /** Every file and folder under `root` with its size and modification time. */

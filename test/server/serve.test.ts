@@ -168,9 +168,9 @@ describe('boardkit serve', () => {
     await server.stop();
   });
 
-  test('bad options are refused with a message and exit code 1', async () => {
+  test('bad options are refused with a message and exit code 2', async () => {
     const badKey = await run('--db', ':memory:', '--api-key', 'not-a-key', '--port', '0');
-    expect(badKey.code).toBe(1);
+    expect(badKey.code).toBe(2);
     expect(badKey.stderr).toMatch(/is not an API key/);
     const badScale = await run('--time-scale', '0');
     expect(badScale.code).not.toBe(0);
@@ -221,7 +221,7 @@ describe('boardkit serve', () => {
 
   test('--forward-webhooks refuses a URL that is not on this machine', async () => {
     const refused = await run('--db', ':memory:', '--port', '0', '--forward-webhooks', 'http://192.0.2.1/hooks');
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/forwarding goes to a loopback address only/);
   });
 });

@@ -12,11 +12,14 @@ export interface Run {
   stderr: string;
 }
 
-/** `env` is merged over the test process's environment; `input`, when given, is written to standard input. */
-export function runBoardkit(args: string[], env: NodeJS.ProcessEnv = {}, input?: string | Buffer): Promise<Run> {
+/**
+ * `env` is merged over the test process's environment; `input`, when given, is written to standard input;
+ * `cwd` is the folder it runs in (the package root by default).
+ */
+export function runBoardkit(args: string[], env: NodeJS.ProcessEnv = {}, input?: string | Buffer, cwd: string = packageRoot): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), ...args], {
-      cwd: packageRoot,
+      cwd,
       env: { ...process.env, ...env },
     });
     let stdout = '';

@@ -7,6 +7,7 @@
  */
 import { basename, dirname, relative, resolve } from 'node:path';
 import { Command, Option } from 'commander';
+import { commandLine } from '../command-line.js';
 import { contractSource, type ContractSource } from '../contract-source.js';
 
 interface DocsOptions {
@@ -73,13 +74,13 @@ async function generatedPages(source: ContractSource, withRequirements: boolean)
   return [...renderPages(source.document), requirementListPage()];
 }
 
-async function checkPages(source: ContractSource, withRequirements: boolean): Promise<void> {
+async function checkPages(source: ContractSource, withRequirements: boolean, root: string | undefined): Promise<void> {
   const { stalePages } = await import('../../docs/pages.js');
   const pages = await generatedPages(source, withRequirements);
   const stale = await stalePages(pages, process.cwd());
   if (stale.length > 0) {
     const list = stale.map((path) => `  ${path}\n`).join('');
-    process.stdout.write(`Stale pages (run \`boardkit docs --pages-only\` and commit them):\n${list}`);
+    process.stdout.write(`Stale pages (run \`${commandLine('docs', { '--pages-only': true, '--root': root })}\` and commit them):\n${list}`);
     process.exitCode = 1;
   } else {
     process.stdout.write(`All ${pages.length} generated pages are fresh.\n`);
@@ -113,7 +114,7 @@ export function docsCommand(): Command {
       const source = await contractSource(options.root);
       try {
         if (options.check === true) {
-          await checkPages(source, options.root === undefined);
+          await checkPages(source, options.root === undefined, options.root);
           return;
         }
         const out = options.out === undefined ? undefined : resolve(options.out);

@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import type { OpenApiDocument } from '../../contract/load.js';
 import { contractRoot } from '../../contract/paths.js';
+import { exitCodes } from '../exit-codes.js';
 import { parsePort, runUntilStopped } from '../serving.js';
 
 async function bundleSource(root: string): Promise<OpenApiDocument> {
@@ -81,7 +82,7 @@ export function mockCommand(): Command {
         process.stdout.write('Mock stopped.\n');
       } else {
         process.stderr.write('boardkit: Prism exited unexpectedly; its output is above.\n');
-        process.exitCode = 1;
+        process.exitCode = exitCodes.couldNotRun;
       }
     });
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import { Command } from 'commander';
+import { exitCodes } from '../exit-codes.js';
 import { parsePort, runUntilStopped } from '../serving.js';
 
 interface ProxyOptions {
@@ -47,7 +48,7 @@ export function proxyCommand(): Command {
         process.stdout.write('Proxy stopped.\n');
       } else {
         process.stderr.write('boardkit: Prism exited unexpectedly; its output is above.\n');
-        process.exitCode = 1;
+        process.exitCode = exitCodes.couldNotRun;
       }
     });
 }
