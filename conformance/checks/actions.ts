@@ -77,7 +77,7 @@ export const approvalRequired = defineCheck({
 
 export async function execute(ctx: CheckContext, sessionId: string, tool: Tool): Promise<{ exchange: Exchange; action: ActionBody }> {
   const exchange = await ctx.http.post('/v1/actions/execute', actionRequest(sessionId, tool, approved));
-  return { exchange, action: (jsonOf(exchange) ?? {}) as ActionBody };
+  return { exchange, action: (jsonOf(exchange) ?? {}) };
 }
 
 export const executeAndUndo = defineCheck({

@@ -62,7 +62,7 @@ export const sessionPlan = defineCheck({
     // The session's own estimate is optional; where it is left out the plan is judged by the board and
     // rounds the session must show.
     const estimated = session['estimated_cost_credits'];
-    const estimate = plan?.estimate as { credits?: unknown; synth_count?: unknown; rounds?: unknown } | undefined;
+    const estimate = plan?.estimate;
     const agrees = estimated === undefined ? estimate?.synth_count === synths.length && estimate?.rounds === session['rounds'] : estimate?.credits === estimated;
     const expected = estimated === undefined ? { synth_count: synths.length, rounds: session['rounds'] } : { credits: estimated };
     ctx.expect('PLAN-003', statusOf(answer) === 200 && sameSet(lineupOf(plan), synths) && agrees, { kind: 'state', message: `the session's plan answered ${statusOf(answer)} without its board or its estimate`, expected: { status: 200, lineup: synths, estimate: expected }, got: { status: statusOf(answer), lineup: lineupOf(plan), estimate: estimate ?? null }, evidence: [exchange, answer] }, `the plan names the board and the estimate (${String(estimate?.credits)} credits)`);

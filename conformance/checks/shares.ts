@@ -30,7 +30,7 @@ async function sharedSession(ctx: CheckContext, purpose: string): Promise<{ id: 
 
 async function createShare(ctx: CheckContext, sessionId: string, access: 'public' | 'password'): Promise<{ exchange: Exchange; share: ShareBody }> {
   const exchange = await ctx.http.post(`/v1/sessions/${sessionId}/shares`, access === 'public' ? { access } : { access, password });
-  return { exchange, share: (jsonOf(exchange) ?? {}) as ShareBody };
+  return { exchange, share: (jsonOf(exchange) ?? {}) };
 }
 
 async function listedShares(ctx: CheckContext, sessionId: string): Promise<{ exchanges: Exchange[]; items: ShareBody[] }> {

@@ -5,7 +5,7 @@
  * (requirements/coverage.ts), so each gap says which requirement would close it.
  * @module
  */
-import type { MediaTypeObject, ResponseObject } from '../../src/contract/openapi-objects.js';
+import type { ResponseObject } from '../../src/contract/openapi-objects.js';
 import { listOperations } from '../../src/contract/operations.js';
 import { childPointer, resolve } from '../../src/contract/pointer.js';
 import { parseEventStream } from '../../src/contract/sse.js';
@@ -108,7 +108,7 @@ export function documentedStreamEvents(contract: Contract): string[] {
   for (const operation of listOperations(contract.document).filter((entry) => entry.source === 'paths')) {
     for (const key of Object.keys(operation.operation.responses ?? {})) {
       const response = resolve<ResponseObject>(contract.document, childPointer(operation.pointer, 'responses', key));
-      const media = (response.node.content ?? {})['text/event-stream'] as MediaTypeObject | undefined;
+      const media = (response.node.content ?? {})['text/event-stream'];
       if (media?.schema === undefined) {
         continue;
       }

@@ -49,11 +49,15 @@ export interface Observation {
   evidence: readonly Exchange[];
 }
 
+function isExchangeList(evidence: Exchange | readonly Exchange[]): evidence is readonly Exchange[] {
+  return Array.isArray(evidence);
+}
+
 export function evidenceList(evidence: Exchange | readonly Exchange[] | undefined): readonly Exchange[] {
   if (evidence === undefined) {
     return [];
   }
-  return Array.isArray(evidence) ? evidence : [evidence as Exchange];
+  return isExchangeList(evidence) ? evidence : [evidence];
 }
 
 /** Folds observations into one status: any failure fails; else an error; else a pass; else a skip. */

@@ -3,7 +3,7 @@
  * example of the request body. Used to call every operation where only one thing (the credentials) is wrong.
  * @module
  */
-import type { MediaTypeObject, OperationObject, ParameterObject, PathItemObject, RequestBodyObject } from '../../src/contract/openapi-objects.js';
+import type { MediaTypeObject, ParameterObject, PathItemObject, RequestBodyObject } from '../../src/contract/openapi-objects.js';
 import type { OperationEntry } from '../../src/contract/operations.js';
 import { childPointer, resolve } from '../../src/contract/pointer.js';
 import type { Contract } from './contract.js';
@@ -17,7 +17,7 @@ export interface ExampleRequest {
 function parametersOf(contract: Contract, operation: OperationEntry): ParameterObject[] {
   const pathItem = resolve<PathItemObject>(contract.document, operation.pathItemPointer);
   const shared = (pathItem.node.parameters ?? []).map((_, index) => resolve<ParameterObject>(contract.document, childPointer(pathItem.pointer, 'parameters', index)).node);
-  const own = ((operation.operation as OperationObject).parameters ?? []).map(
+  const own = ((operation.operation).parameters ?? []).map(
     (_, index) => resolve<ParameterObject>(contract.document, childPointer(operation.pointer, 'parameters', index)).node,
   );
   return [...shared, ...own];
@@ -36,7 +36,7 @@ export function exampleRequest(contract: Contract, operation: OperationEntry): E
   const parameters = parametersOf(contract, operation).filter((parameter) => parameter.in === 'path');
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const example = parameters.find((parameter) => parameter.name === name)?.example;
-    return encodeURIComponent(String(example ?? 'example'));
+    return encodeURIComponent(typeof example === 'string' || typeof example === 'number' ? String(example) : 'example');
   });
   const requestBody = operation.operation.requestBody;
   if (requestBody === undefined) {

@@ -10,13 +10,17 @@ import { reportedCategories } from '../requirements/types.js';
 
 /** Escapes text for XML 1.0 and drops the characters it cannot carry at all. */
 export function xmlEscape(text: string): string {
-  return text
-    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+  // XML 1.0's Char production (tab, line feed and carriage return are the only controls it allows).
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;')
     .replaceAll('"', '&quot;')
-    .replaceAll("'", '&apos;');
+    .replaceAll("'", '&apos;')
+  );
 }
 
 function details(result: RequirementResult): string {

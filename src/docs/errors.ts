@@ -9,7 +9,7 @@ import { listOperations, type OperationEntry } from '../contract/operations.js';
 import { childPointer, resolve } from '../contract/pointer.js';
 import { problemTypes, type ProblemTypeEntry } from '../contract/problem-types.js';
 import { componentName, operationLabel } from './labels.js';
-import { code, codeList, firstSentence, generatedBanner, table } from './markdown.js';
+import { code, codeList, firstSentence, generatedBanner, table, textOf } from './markdown.js';
 
 export const errorsPath = 'docs/errors.md';
 
@@ -57,9 +57,9 @@ function membersTable(document: OpenApiDocument): string {
   const properties = (problem['properties'] ?? {}) as Record<string, Node>;
   const rows = Object.entries(properties).map(([name, schema]) => [
     code(name),
-    String(schema['type'] ?? ''),
+    textOf(schema['type']),
     required.includes(name) ? 'yes' : '',
-    String(schema['x-provenance'] ?? problem['x-provenance'] ?? ''),
+    textOf(schema['x-provenance'] ?? problem['x-provenance']),
     firstSentence(schema['description'] as string | undefined),
   ]);
   return table(['member', 'type', 'required', 'provenance', 'meaning'], rows);

@@ -9,7 +9,7 @@ import type { OpenApiDocument } from '../contract/load.js';
 import { constantOf } from '../contract/constant.js';
 import { childPointer, resolve } from '../contract/pointer.js';
 import { componentName } from './labels.js';
-import { code, codeList } from './markdown.js';
+import { code, codeList, textOf } from './markdown.js';
 
 type Schema = Record<string, unknown>;
 
@@ -39,7 +39,7 @@ function ownTraits(schema: Schema): string[] {
   const traits: string[] = [];
   const type = schema['type'];
   if (type !== undefined) {
-    traits.push(Array.isArray(type) ? type.join(' or ') : String(type));
+    traits.push(Array.isArray(type) ? type.join(' or ') : textOf(type));
   }
   const constant = constantOf(schema);
   if (constant !== undefined) {

@@ -46,11 +46,11 @@ export interface AppOptions {
  */
 export interface AppSeams {
   /** Before routing: may change the raw request's method, URL and headers; returns the URL to route. */
-  rewriteUrl(request: IncomingMessage): string;
+  rewriteUrl: (request: IncomingMessage) => string;
   /** Adds routes and hooks, before the app's own. */
   register(app: FastifyInstance): void;
   /** The last `onSend` hook: it sees the response as it would leave. */
-  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
+  onSend: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>;
   /** Passes the text of an event stream on as it is written. */
   eventStream(request: FastifyRequest, text: AsyncIterable<string>): AsyncIterable<string>;
 }
@@ -106,7 +106,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       // No hook runs for these answers, so the version every response names (seed "Versioning" 4) is set
       // here: the current one, as for the requests Node's parser refuses, since no pin was admitted.
       reply.header(apiVersionHeader, services.versions.current);
-      return sendProblem(services, request, reply, new ProblemError(400, detail));
+      void sendProblem(services, request, reply, new ProblemError(400, detail));
     },
     // Requests Node's HTTP parser refuses never reach a route; they still get a problem.
     clientErrorHandler: (error, socket) => {
@@ -174,7 +174,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const problems = validator.check(state?.route, {
       status: reply.statusCode,
       contentType: typeof contentType === 'string' ? contentType : undefined,
-      headers: reply.getHeaders() as Record<string, string>,
+      headers: reply.getHeaders(),
       payload: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined,
     });
     if (problems.length === 0) {

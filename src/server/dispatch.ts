@@ -9,7 +9,7 @@ import { BoardInputError, BoardStateError } from '../board/errors.js';
 import type { EventStreamEvent } from '../contract/sse.js';
 import type { AppOptions } from './app.js';
 import { handlerContext } from './context.js';
-import type { HandlerMap, OperationId } from './handler-types.js';
+import type { HandlerMap } from './handler-types.js';
 import { idempotencyHeader, replayedHeader, requestHashOf, storedResponse } from './idempotency.js';
 import { parseJsonBody } from './json-body.js';
 import { jsonPayloadOf, jsonTextOf } from './json-text.js';
@@ -107,7 +107,7 @@ export async function dispatch(
   const workspaceId = state.principal?.workspace.id;
   /** Calls the handler; errors of the board and problems become the problem answer they stand for. */
   const run = (): AnyReply | Promise<AnyReply> => {
-    const handler = handlers[route.operationId as OperationId] as unknown as (
+    const handler = handlers[route.operationId] as unknown as (
       request: unknown,
       context: unknown,
     ) => AnyReply | Promise<AnyReply>;

@@ -69,7 +69,7 @@ function scalarTypeOf(document: OpenApiDocument, schemaPointer: string): string 
 function parametersOf(document: OpenApiDocument, pathItemPointer: string, operationPointer: string): RouteParameter[] {
   const byKey = new Map<string, RouteParameter>();
   for (const holder of [pathItemPointer, operationPointer]) {
-    const list = (resolve<{ parameters?: unknown[] }>(document, holder).node.parameters ?? []) as unknown[];
+    const list = (resolve<{ parameters?: unknown[] }>(document, holder).node.parameters ?? []);
     list.forEach((_, index) => {
       const { node, pointer } = resolve<ParameterObject>(document, childPointer(holder, 'parameters', index));
       if (node.in === 'cookie') {

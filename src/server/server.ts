@@ -96,7 +96,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // Checked before anything starts: a refused URL leaves nothing behind.
   const forwarding = options.forwardWebhooks === undefined ? undefined : await checkForwardUrl(options.forwardWebhooks);
   const store = createStore(options.db ?? ':memory:', { keptSessions: options.keptSessions });
-  const { clock, stop: stopClock }: { clock: Clock; stop(): void } =
+  const { clock, stop: stopClock }: { clock: Clock; stop: () => void } =
     options.clock === undefined ? flooredScaledClock(store, options.timeScale ?? 1) : { clock: options.clock, stop: () => undefined };
   let baseUrl = '';
   const onError = options.onError ?? ((error: unknown) => process.stderr.write(`boardkit serve: ${String(error)}\n`));

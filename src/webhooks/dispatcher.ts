@@ -54,7 +54,7 @@ export interface DispatcherOptions {
   keepAttempts?: number;
   onPaused?(targetId: string, at: number): void;
   onSettled?(claim: ClaimedDelivery, settlement: Settlement): void;
-  onError?(error: unknown): void;
+  onError?: (error: unknown) => void;
   /** Sends each attempt; `postDelivery` by default. */
   post?: PostAttempt;
 }

@@ -26,9 +26,9 @@ export interface FairShare {
   readonly byTarget: ReadonlyMap<string, number>;
   readonly running: number;
   /** The candidates to take now, fewest in flight per workspace first, within every limit. */
-  choose(candidates: readonly ClaimCandidate[]): ClaimCandidate[];
+  choose: (candidates: readonly ClaimCandidate[]) => ClaimCandidate[];
   /** Whether a delivery of `target` would wait for an attempt in flight to end. */
-  isBusy(target: TargetState): boolean;
+  isBusy: (target: TargetState) => boolean;
   take(target: TargetState): void;
   /** An attempt of `target` ended; an answer restores its full limit, none lowers it to one. */
   release(target: TargetState, answered: boolean): void;

@@ -39,7 +39,7 @@ describe('the catalogue, read from the contract', () => {
   });
 
   test('follows the contract: a Synth added to the document is in the catalogue', () => {
-    const document = structuredClone(contract) as typeof contract;
+    const document = structuredClone(contract);
     const items = valueAt(document, synthCatalogPointer) as unknown[];
     items.push({ slug: 'archivist', name: 'Ruth Ames', role: 'Archivist', voice: 'Remembers what was decided and why.' });
     const extended = catalogOf(document);
@@ -48,7 +48,7 @@ describe('the catalogue, read from the contract', () => {
   });
 
   test('refuses a document where two modes claim one alias', () => {
-    const document = structuredClone(contract) as typeof contract;
+    const document = structuredClone(contract);
     const modes = valueAt(document, modeCatalogPointer) as Array<{ aliases: string[] }>;
     modes[1]?.aliases.push('decision');
     expect(() => catalogOf(document)).toThrow(/decision is claimed twice/);

@@ -83,7 +83,7 @@ describe('boardkit conformance', () => {
     const args = ['--target', urlOf(open), '--api-key', 'sk_test_cli0000000001', '--only', 'AUTH-004,LIFE-001'];
     const run = await boardkit(...args, '--report-dir', join(reports, 'incomplete'));
     expect(run.code).toBe(3);
-    expect(run.stdout).toMatch(/ERR  LIFE-001 \[MUST\].*\n {7}setup failed: starting a session answered \d+\n {7}to check it: the target did not let the check set up what it needs/);
+    expect(run.stdout).toMatch(/ERR {2}LIFE-001 \[MUST\].*\n {7}setup failed: starting a session answered \d+\n {7}to check it: the target did not let the check set up what it needs/);
     expect(run.stdout).toContain('  LIFE-001 (error): the target did not let the check set up what it needs');
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('Verdict: incomplete (no MUST requirement failed, but 1 could not be checked: LIFE-001).');
     const allowed = await boardkit(...args, '--allow-incomplete', '--report-dir', join(reports, 'allowed'));

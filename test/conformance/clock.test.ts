@@ -36,7 +36,7 @@ async function controlPlane(clock: ScaledClock, jumps: boolean): Promise<TestCon
     });
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return new TestControl(`http://127.0.0.1:${(server!.address() as AddressInfo).port}`, '/_test');
+  return new TestControl(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, '/_test');
 }
 
 describe('controlledClock', () => {

@@ -80,7 +80,7 @@ describe('the suite against the reference server', () => {
         }
       }
       const unseenButExpected = items.filter((one) => one.requirements.length > 0 && one.seen === 0 && !notExpectedInAConformingRun[kind].includes(one.name));
-      broken.push(...unseenButExpected.filter((one) => kind !== 'webhookEnvelopes').map((one) => `${kind} ${one.name}: not seen`));
+      broken.push(...(kind === 'webhookEnvelopes' ? [] : unseenButExpected).map((one) => `${kind} ${one.name}: not seen`));
     }
     expect(broken).toEqual([]);
   });

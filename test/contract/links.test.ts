@@ -131,7 +131,8 @@ describe('links', () => {
     const toSession = start.filter(({ link }) => link.operationId === 'getSession');
     for (const [name, example] of responseExamples(toSession[0]?.responsePointer ?? '#/none')) {
       const ids = toSession
-        .map(({ link }) => String(link.parameters?.['id'] ?? ''))
+        .map(({ link }) => link.parameters?.['id'])
+        .map((expression) => (typeof expression === 'string' ? expression : ''))
         .map((expression) => valueAt(example, expression.slice('$response.body'.length)))
         .filter((value) => value !== undefined);
       expect(ids, `start response example ${name}`).toHaveLength(1);

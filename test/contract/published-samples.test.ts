@@ -132,7 +132,7 @@ describe("the pages' other facts", () => {
         value.forEach(visit);
       } else if (value !== null && typeof value === 'object') {
         if ('x-published-on' in value) {
-          marked.push(value as Body);
+          marked.push(value);
         }
         Object.values(value).forEach(visit);
       }

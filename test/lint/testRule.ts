@@ -55,9 +55,7 @@ export async function lint(document: Source, files: Record<string, Source> = {})
     }
     const rootFile = join(folder, 'openapi.yaml');
     await writeFile(rootFile, text(document));
-    ruleset ??= bundleAndLoadRuleset(rulesetFile, { fs, fetch: globalThis.fetch } as unknown as Parameters<
-      typeof bundleAndLoadRuleset
-    >[1]);
+    ruleset ??= bundleAndLoadRuleset(rulesetFile, { fs, fetch: globalThis.fetch });
     const spectral = new Spectral({ resolver });
     spectral.setRuleset(await ruleset);
     const results = await spectral.run(new Document(text(document), Parsers.Yaml, rootFile));

@@ -33,7 +33,7 @@ export interface ContractOperation {
 function parametersOf(pathItemPointer: string, operationPointer: string): Array<{ node: ParameterObject; pointer: string }> {
   const found = new Map<string, { node: ParameterObject; pointer: string }>();
   for (const holder of [pathItemPointer, operationPointer]) {
-    const list = (resolve<{ parameters?: unknown[] }>(document, holder).node.parameters ?? []) as unknown[];
+    const list = (resolve<{ parameters?: unknown[] }>(document, holder).node.parameters ?? []);
     list.forEach((_, index) => {
       const parameter = resolve<ParameterObject>(document, childPointer(holder, 'parameters', index));
       found.set(`${parameter.node.in}:${parameter.node.name}`, parameter);

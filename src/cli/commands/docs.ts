@@ -5,7 +5,7 @@
  * (`docs/` and `docs/site/`), or into `--out`; never into the package.
  * @module
  */
-import { basename, dirname, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { commandLine } from '../command-line.js';
 import { contractSource, type ContractSource } from '../contract-source.js';
@@ -27,7 +27,6 @@ interface DocsOptions {
 async function watchReference(options: DocsOptions): Promise<void> {
   const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
   const { toYaml } = await import('../../bundle/document.js');
   const { contractRoot } = await import('../../contract/paths.js');
   const { buildReference, defaultSitePath } = await import('../../docs/reference.js');
@@ -41,7 +40,7 @@ async function watchReference(options: DocsOptions): Promise<void> {
     print: (text) => process.stdout.write(text),
     apply: async (document) => {
       const file = join(scratch, 'openapi.yaml');
-      await writeFile(file, toYaml(document as unknown as Record<string, unknown>));
+      await writeFile(file, toYaml(document));
       process.stdout.write(`Wrote ${relative(process.cwd(), await buildReference(siteDir, file))} (opens offline)\n`);
     },
   });

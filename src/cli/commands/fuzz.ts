@@ -6,6 +6,7 @@
  * (src/fuzz/locate.ts), so a package user needs no step but `npm install`.
  * @module
  */
+import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 
 interface FuzzCommandOptions {
@@ -86,7 +87,6 @@ export function fuzzCommand(): Command {
       }
       // Loaded on use, like every command's implementation.
       const { outcomeLines, progressPrinter, runFuzz } = await import('../../fuzz/index.js');
-      const { resolve } = await import('node:path');
       const printProgress = progressPrinter({ write: (line) => process.stderr.write(`boardkit fuzz ${line}\n`) });
       let result;
       try {
