@@ -60,8 +60,29 @@ async function mockTarget() {
 function runSuite(baseUrl, full) {
   const reports = mkdtempSync(join(tmpdir(), 'boardkit-bench-'));
   const profile = join(reports, 'profile.json');
-  writeFileSync(profile, JSON.stringify({ name: 'reference-full', startResponseA: { '2026-10-01': ['A2'], '2026-04-01': ['A1'] }, startResponseB: ['B'], sharePage: '/s/{token}', includeOptIn: true }));
-  const args = ['bin/boardkit.js', 'conformance', '--target', baseUrl, '--api-key', keys.a, '--api-key-b', keys.b, ...(full ? ['--profile', profile] : []), '--report-dir', reports];
+  writeFileSync(
+    profile,
+    JSON.stringify({
+      name: 'reference-full',
+      startResponseA: { '2026-10-01': ['A2'], '2026-04-01': ['A1'] },
+      startResponseB: ['B'],
+      sharePage: '/s/{token}',
+      includeOptIn: true,
+    }),
+  );
+  const args = [
+    'bin/boardkit.js',
+    'conformance',
+    '--target',
+    baseUrl,
+    '--api-key',
+    keys.a,
+    '--api-key-b',
+    keys.b,
+    ...(full ? ['--profile', profile] : []),
+    '--report-dir',
+    reports,
+  ];
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] });
@@ -70,9 +91,19 @@ function runSuite(baseUrl, full) {
       const seconds = (performance.now() - started) / 1000;
       const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8'));
       rmSync(reports, { recursive: true, force: true });
-      const notPassing = report.requirements.filter((one) => one.status !== 'pass').map((one) => `${one.id} ${one.status}`);
+      const notPassing = report.requirements
+        .filter((one) => one.status !== 'pass')
+        .map((one) => `${one.id} ${one.status}`);
       const { operations } = report.coverage.summary;
-      resolve({ code, seconds, requests: report.requests, summary: report.summary.requirements, notPassing, operations: `${operations.seen}/${operations.documented}`, gaps: report.coverage.gaps.length });
+      resolve({
+        code,
+        seconds,
+        requests: report.requests,
+        summary: report.summary.requirements,
+        notPassing,
+        operations: `${operations.seen}/${operations.documented}`,
+        gaps: report.coverage.gaps.length,
+      });
     });
   });
 }
@@ -95,19 +126,37 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 
-console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${rounds} rounds, time scale ${timeScale}`);
-console.log('| target | wall time (median) | wall time of each round | requests | pass | fail | skip | error | exit code | operations exercised | coverage gaps |');
+console.log(
+  `node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${rounds} rounds, time scale ${timeScale}`,
+);
+console.log(
+  '| target | wall time (median) | wall time of each round | requests | pass | fail | skip | error | exit code | operations exercised | coverage gaps |',
+);
 console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const [name, runs] of Object.entries(results)) {
   const { seconds, requests, summary, code, operations, gaps } = median(runs);
   const each = runs.map((run) => run.seconds.toFixed(1)).join(', ');
-  console.log(`| ${name} | ${seconds.toFixed(1)} s | ${each} | ${requests} | ${summary.pass} | ${summary.fail} | ${summary.skip} | ${summary.error} | ${code} | ${operations} | ${gaps} |`);
+  console.log(
+    `| ${name} | ${seconds.toFixed(1)} s | ${each} | ${requests} | ${summary.pass} | ${summary.fail} | ${summary.skip} | ${summary.error} | ${code} | ${operations} | ${gaps} |`,
+  );
 }
 const [full, byDefault, mock] = runs.map(([name]) => results[name]);
-console.log(`\nNot passing against the reference server: ${median(full).notPassing.join(', ') || 'none'} (reference profile); ${median(byDefault).notPassing.join(', ') || 'none'} (default run).`);
-console.log(`Failing against the mock: ${median(mock).notPassing.filter((one) => one.endsWith('fail')).join(', ') || 'none'}.`);
+console.log(
+  `\nNot passing against the reference server: ${median(full).notPassing.join(', ') || 'none'} (reference profile); ${median(byDefault).notPassing.join(', ') || 'none'} (default run).`,
+);
+console.log(
+  `Failing against the mock: ${
+    median(mock)
+      .notPassing.filter((one) => one.endsWith('fail'))
+      .join(', ') || 'none'
+  }.`,
+);
 const ratio = median(full).seconds / median(mock).seconds;
-console.log(`\nThe full suite against the reference server takes ${ratio.toFixed(1)} times as long as the stateless part against the mock.`);
+console.log(
+  `\nThe full suite against the reference server takes ${ratio.toFixed(1)} times as long as the stateless part against the mock.`,
+);
 const budget = 60;
 const slowest = Math.max(...byDefault.map((run) => run.seconds));
-console.log(`Slowest default run against the reference server: ${slowest.toFixed(1)} s, ${slowest < budget ? 'within' : 'OVER'} the ${budget} s budget.`);
+console.log(
+  `Slowest default run against the reference server: ${slowest.toFixed(1)} s, ${slowest < budget ? 'within' : 'OVER'} the ${budget} s budget.`,
+);

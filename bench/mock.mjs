@@ -73,9 +73,16 @@ const prism = prismCli();
 const scenarios = (workload) => [
   [
     'node:http (baseline)',
-    (port) => launch(['bench/support/static-server.mjs'], port, { BODY: JSON.stringify(workload.baselineBody), PORT: String(port) }),
+    (port) =>
+      launch(['bench/support/static-server.mjs'], port, {
+        BODY: JSON.stringify(workload.baselineBody),
+        PORT: String(port),
+      }),
   ],
-  ['prism (contract)', (port) => launch([prism.script, 'mock', 'openapi/dist/openapi.json', ...prism.flags, '--port', `${port}`], port)],
+  [
+    'prism (contract)',
+    (port) => launch([prism.script, 'mock', 'openapi/dist/openapi.json', ...prism.flags, '--port', `${port}`], port),
+  ],
   ['boardkit mock', (port) => launch(['bin/boardkit.js', 'mock', '--port', String(port)], port)],
 ];
 
@@ -85,10 +92,15 @@ for (const workload of workloads) {
   const runs = new Map(scenarios(workload).map(([name]) => [name, []]));
   for (let round = 1; round <= rounds; round += 1) {
     for (const [name, start] of scenarios(workload)) {
-      const result = { name, ...(await measureServer(start, workload.path, { connections, duration, warmup, ...workload.load })) };
+      const result = {
+        name,
+        ...(await measureServer(start, workload.path, { connections, duration, warmup, ...workload.load })),
+      };
       runs.get(name).push(result);
       const cpuMs = result.cpuMs.toFixed(3);
-      process.stderr.write(`${workload.name}, round ${round}: ${name} ${Math.round(result.rps)} req/s, ${cpuMs} CPU ms per request\n`);
+      process.stderr.write(
+        `${workload.name}, round ${round}: ${name} ${Math.round(result.rps)} req/s, ${cpuMs} CPU ms per request\n`,
+      );
     }
   }
   const results = [...runs.values()].map((each) => median(each, (result) => result.rps));

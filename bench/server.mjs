@@ -81,14 +81,25 @@ async function store(count) {
 const serve = (db, keptSessions) => (port) =>
   launch(
     [
-      'bin/boardkit.js', 'serve', '--port', String(port), '--db', db, '--api-key', seedKey, '--time-scale', '10000',
+      'bin/boardkit.js',
+      'serve',
+      '--port',
+      String(port),
+      '--db',
+      db,
+      '--api-key',
+      seedKey,
+      '--time-scale',
+      '10000',
       ...(keptSessions === undefined ? [] : ['--kept-sessions', String(keptSessions)]),
     ],
     port,
   );
-const bareFastify = (body) => (port) => launch(['bench/support/bare-fastify.mjs'], port, { BODY: body, PORT: String(port) });
+const bareFastify = (body) => (port) =>
+  launch(['bench/support/bare-fastify.mjs'], port, { BODY: body, PORT: String(port) });
 const prism = prismCli();
-const prismMock = (document) => (port) => launch([prism.script, 'mock', document, ...prism.flags, '--port', `${port}`], port);
+const prismMock = (document) => (port) =>
+  launch([prism.script, 'mock', document, ...prism.flags, '--port', `${port}`], port);
 
 /** Runs each scenario once a round and keeps, per scenario, the round with the median of `key`. */
 async function inTurns(scenarios, key) {
@@ -97,7 +108,9 @@ async function inTurns(scenarios, key) {
     for (const scenario of scenarios) {
       const result = await scenario.run();
       runs.get(scenario.name).push(result);
-      progress(`round ${round}: ${scenario.name}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
+      progress(
+        `round ${round}: ${scenario.name}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`,
+      );
     }
   }
   return new Map([...runs].map(([name, each]) => [name, { ...median(each, key), each }]));
@@ -140,7 +153,10 @@ async function throughput(small, sessionId) {
       const load = { ...throughputLoad, requests: inTurn };
       scenarios.push(
         { name: `boardkit serve, ${deepPages} pages in turn`, run: () => measureServer(serve(small), path, load) },
-        { name: `boardkit serve --kept-sessions 0, ${deepPages} pages in turn`, run: () => measureServer(serve(small, 0), path, load) },
+        {
+          name: `boardkit serve --kept-sessions 0, ${deepPages} pages in turn`,
+          run: () => measureServer(serve(small, 0), path, load),
+        },
       );
     }
     results.push({ operation, runs: await inTurns(scenarios, (result) => result.rps) });
@@ -152,7 +168,12 @@ async function throughput(small, sessionId) {
 // the pages differ in more than the store's size; the 19 full pages of a thousand sessions, spread the
 // same way over each store, hold 950 sessions on both, so that only the number in the store differs.
 const evenPages = 19;
-const latencyKinds = ['first page', `${evenPages} pages in turn`, `${deepPages} pages in turn`, `${deepPages} pages in turn, --kept-sessions 0`];
+const latencyKinds = [
+  'first page',
+  `${evenPages} pages in turn`,
+  `${deepPages} pages in turn`,
+  `${deepPages} pages in turn, --kept-sessions 0`,
+];
 
 async function listLatency(stores) {
   const scenarios = [];
@@ -180,7 +201,12 @@ const ms = (value) => value.toFixed(0);
 
 if (parts.has('start-up')) {
   progress('start-up');
-  const starts = await startUps({ folder: options.stores, large, count: options.sessions, runs: Number(options.startups) });
+  const starts = await startUps({
+    folder: options.stores,
+    large,
+    count: options.sessions,
+    runs: Number(options.startups),
+  });
   lines.push('', `Start-up, ${options.startups} runs each, median (slowest):`, '');
   lines.push('| server | printed base_url ms | first 200 on health ms | CPU ms until then |', '|---|---:|---:|---:|');
   for (const [name, values] of starts) {
@@ -196,15 +222,32 @@ if (parts.has('throughput')) {
   progress('throughput');
   const rates = await throughput(small, sessionId);
   const { connections } = throughputLoad;
-  lines.push('', `Throughput, ${connections} connections, ${duration} s after ${warmup} s of warm-up, median of ${rounds} rounds:`, '');
-  lines.push('| operation | server | bytes per answer | req/s | p50 ms | p99 ms | vs bare Fastify | vs prism | CPU ms per request | req/s of each round |');
+  lines.push(
+    '',
+    `Throughput, ${connections} connections, ${duration} s after ${warmup} s of warm-up, median of ${rounds} rounds:`,
+    '',
+  );
+  lines.push(
+    '| operation | server | bytes per answer | req/s | p50 ms | p99 ms | vs bare Fastify | vs prism | CPU ms per request | req/s of each round |',
+  );
   lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const { operation, runs } of rates) {
     const bare = runs.get('bare Fastify (baseline)').rps;
     const mock = runs.get('prism (same JSON)').rps;
     for (const [name, r] of runs) {
       const each = r.each.map((round) => Math.round(round.rps)).join(', ');
-      const row = [operation, name, r.bytes, Math.round(r.rps), r.p50, r.p99, (r.rps / bare).toFixed(2), (r.rps / mock).toFixed(1), r.cpuMs.toFixed(3), each];
+      const row = [
+        operation,
+        name,
+        r.bytes,
+        Math.round(r.rps),
+        r.p50,
+        r.p99,
+        (r.rps / bare).toFixed(2),
+        (r.rps / mock).toFixed(1),
+        r.cpuMs.toFixed(3),
+        each,
+      ];
       lines.push(`| ${row.join(' | ')} |`);
     }
   }
@@ -212,12 +255,24 @@ if (parts.has('throughput')) {
 
 if (parts.has('latency')) {
   progress('list latency');
-  const latencies = await listLatency([[1000, small], [Number(options.sessions), large]]);
-  lines.push('', `List latency (limit=50), ${latencyLoad.connections} connections, median of ${rounds} rounds by mean:`, '');
-  lines.push('| store | pages | req/s | mean ms | p50 ms | p99 ms | p50 of each round |', '|---|---|---:|---:|---:|---:|---|');
+  const latencies = await listLatency([
+    [1000, small],
+    [Number(options.sessions), large],
+  ]);
+  lines.push(
+    '',
+    `List latency (limit=50), ${latencyLoad.connections} connections, median of ${rounds} rounds by mean:`,
+    '',
+  );
+  lines.push(
+    '| store | pages | req/s | mean ms | p50 ms | p99 ms | p50 of each round |',
+    '|---|---|---:|---:|---:|---:|---|',
+  );
   for (const [name, r] of latencies) {
     const [count, pages] = name.split('|');
-    lines.push(`| ${count} | ${pages} | ${Math.round(r.rps)} | ${r.meanMs.toFixed(2)} | ${r.p50} | ${r.p99} | ${r.each.map((round) => round.p50).join(', ')} |`);
+    lines.push(
+      `| ${count} | ${pages} | ${Math.round(r.rps)} | ${r.meanMs.toFixed(2)} | ${r.p50} | ${r.p99} | ${r.each.map((round) => round.p50).join(', ')} |`,
+    );
   }
   const ratio = (kind) => {
     const few = latencies.get(`1000 sessions|${kind}`);

@@ -54,7 +54,10 @@ async function soak() {
   const folder = mkdtempSync(join(tmpdir(), 'boardkit-soak-'));
   // Each start reserves 10 credits; every workspace starts with 10,000. Enough keys for the whole soak.
   const starts = durationS * rate * (kinds[0].weight / totalWeight);
-  const keys = Array.from({ length: Math.ceil((starts * 10) / 9_000) + 1 }, (_, n) => `sk_test_soak${String(n).padStart(20, '0')}`);
+  const keys = Array.from(
+    { length: Math.ceil((starts * 10) / 9_000) + 1 },
+    (_, n) => `sk_test_soak${String(n).padStart(20, '0')}`,
+  );
   const deliveries = new Map();
   const receiver = createServer((request, response) => {
     request.resume();
@@ -78,18 +81,29 @@ async function soak() {
     for (const key of keys) {
       const created = await call(server.baseUrl, key, '/v1/webhooks', {
         method: 'POST',
-        json: { label: 'Soak receiver', url: `http://127.0.0.1:${receiver.address().port}/hooks`, events: ['session.created', 'session.complete', 'session.cancelled'] },
+        json: {
+          label: 'Soak receiver',
+          url: `http://127.0.0.1:${receiver.address().port}/hooks`,
+          events: ['session.created', 'session.complete', 'session.cancelled'],
+        },
       });
       if (created.status !== 201) {
         throw new Error(`subscribing answered ${created.status}: ${await created.text()}`);
       }
     }
     const keyFor = (n) => keys[n % keys.length];
-    const recent = () => sessions[Math.max(0, sessions.length - 1 - Math.floor(random() * Math.min(50, sessions.length)))];
+    const recent = () =>
+      sessions[Math.max(0, sessions.length - 1 - Math.floor(random() * Math.min(50, sessions.length)))];
 
     async function send(kind, n) {
       const key = keyFor(n);
-      if (sessions.length === 0 && kind.name !== 'start' && kind.name !== 'health' && kind.name !== 'credits' && kind.name !== 'list sessions') {
+      if (
+        sessions.length === 0 &&
+        kind.name !== 'start' &&
+        kind.name !== 'health' &&
+        kind.name !== 'credits' &&
+        kind.name !== 'list sessions'
+      ) {
         kind = kinds[0];
       }
       const target = recent();
@@ -98,13 +112,21 @@ async function soak() {
       switch (kind.name) {
         case 'start': {
           const body = lineup(`Soak ${n}`, 1 + Math.floor(random() * 2));
-          response = await call(server.baseUrl, key, '/v1/sessions', { method: 'POST', json: body, idempotencyKey: `soak-${n}` });
+          response = await call(server.baseUrl, key, '/v1/sessions', {
+            method: 'POST',
+            json: body,
+            idempotencyKey: `soak-${n}`,
+          });
           startBodies.push({ key, body, idempotencyKey: `soak-${n}` });
           break;
         }
         case 'replay start': {
           const earlier = startBodies[Math.floor(random() * startBodies.length)];
-          response = await call(server.baseUrl, earlier.key, '/v1/sessions', { method: 'POST', json: earlier.body, idempotencyKey: earlier.idempotencyKey });
+          response = await call(server.baseUrl, earlier.key, '/v1/sessions', {
+            method: 'POST',
+            json: earlier.body,
+            idempotencyKey: earlier.idempotencyKey,
+          });
           break;
         }
         case 'get session':
@@ -123,7 +145,10 @@ async function soak() {
           response = await call(server.baseUrl, key, '/credits');
           break;
         case 'cancel':
-          response = await call(server.baseUrl, target.key, `/v1/sessions/${target.id}/cancel`, { method: 'POST', json: {} });
+          response = await call(server.baseUrl, target.key, `/v1/sessions/${target.id}/cancel`, {
+            method: 'POST',
+            json: {},
+          });
           break;
         default:
           response = await fetch(`${server.baseUrl}/v1/health`);
@@ -143,7 +168,10 @@ async function soak() {
     const total = Math.floor(durationS * rate);
     const began = performance.now();
     const inFlight = new Set();
-    const sampler = setInterval(() => rss.push({ at: (performance.now() - began) / 1000, mib: residentMiB(server.pid) }), 5_000);
+    const sampler = setInterval(
+      () => rss.push({ at: (performance.now() - began) / 1000, mib: residentMiB(server.pid) }),
+      5_000,
+    );
     // The sender's own stalls: on a busy machine they show up in the latencies too.
     const senderDelay = monitorEventLoopDelay({ resolution: 10 });
     senderDelay.enable();
@@ -161,7 +189,9 @@ async function soak() {
         .finally(() => inFlight.delete(task));
       inFlight.add(task);
       if (n > 0 && n % (rate * 60) === 0) {
-        console.error(`  ${Math.round((performance.now() - began) / 1000)} s: ${n} requests sent, RSS ${residentMiB(server.pid).toFixed(1)} MiB`);
+        console.error(
+          `  ${Math.round((performance.now() - began) / 1000)} s: ${n} requests sent, RSS ${residentMiB(server.pid).toFixed(1)} MiB`,
+        );
       }
     }
     await Promise.all(inFlight);

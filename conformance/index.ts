@@ -3,7 +3,14 @@
  * checks, the runner and the reporters. `boardkit conformance` is its command line.
  * @module
  */
-export { requirements, findRequirement, categories, type Requirement, type Level, type Category } from './requirements/index.js';
+export {
+  requirements,
+  findRequirement,
+  categories,
+  type Requirement,
+  type Level,
+  type Category,
+} from './requirements/index.js';
 export { receiverRequirements, findReceiverRequirement } from './requirements/receiver.js';
 export { checks, findCheck, type Check, type CheckContext } from './checks/index.js';
 export { runConformance, type RunOptions, type ProgressEvent } from './harness/runner.js';

@@ -42,7 +42,9 @@ function needsOf(requirement: Requirement): string {
 }
 
 function coversOf(requirement: Requirement): string {
-  const items = (Object.entries(coverageMap) as Array<[CoverageKind, Readonly<Record<string, readonly string[]>>]>).flatMap(([kind, entries]) =>
+  const items = (
+    Object.entries(coverageMap) as Array<[CoverageKind, Readonly<Record<string, readonly string[]>>]>
+  ).flatMap(([kind, entries]) =>
     Object.entries(entries)
       .filter(([, ids]) => ids.includes(requirement.id))
       .map(([name]) => `${coverageNouns[kind]} \`${name}\``),
@@ -73,7 +75,13 @@ export function renderRequirementList(): string {
     }),
   ];
   for (const category of categories) {
-    lines.push('', `## ${category}`, '', '| ID | level | provenance | seed | statement | checks | needs | covers |', '|---|---|---|---|---|---|---|---|');
+    lines.push(
+      '',
+      `## ${category}`,
+      '',
+      '| ID | level | provenance | seed | statement | checks | needs | covers |',
+      '|---|---|---|---|---|---|---|---|',
+    );
     lines.push(...requirements.filter((one) => one.category === category).map(row));
   }
   return `${lines.join('\n')}\n`;

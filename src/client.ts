@@ -37,7 +37,11 @@ export interface BoardClientOptions {
  * `readSessionSummary` read them as typed events.
  */
 export type EventStreamPaths = {
-  [Path in keyof paths]: paths[Path] extends { get: { responses: { 200: { content: { 'text/event-stream': unknown } } } } } ? Path : never;
+  [Path in keyof paths]: paths[Path] extends {
+    get: { responses: { 200: { content: { 'text/event-stream': unknown } } } };
+  }
+    ? Path
+    : never;
 }[keyof paths];
 
 /** The contract's paths a JSON client can call: all but the event streams. */

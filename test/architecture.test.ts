@@ -87,15 +87,28 @@ describe('layers', () => {
     const inside = (file: string): boolean => !relative(testControl, file).startsWith('..');
     const importers = files
       .filter((file) => !inside(file))
-      .filter((file) => importsOf(file).some((specifier) => specifier.startsWith('.') && inside(resolve(dirname(file), specifier))))
+      .filter((file) =>
+        importsOf(file).some((specifier) => specifier.startsWith('.') && inside(resolve(dirname(file), specifier))),
+      )
       .map((file) => relative(src, file).split(sep).join('/'));
     expect(importers).toEqual(['server/server.ts']);
   });
 
   test('the client imports nothing but openapi-fetch, the generated types and the event-stream reader', () => {
     const clientFiles = [join(src, 'client.ts'), ...sources(join(src, 'client'))];
-    const imports = clientFiles.flatMap((file) => importsOf(file).map((specifier) => (specifier.startsWith('.') ? relative(src, resolve(dirname(file), specifier)).split(sep).join('/') : specifier)));
-    expect([...new Set(imports.filter((specifier) => !/^(client|generated\/)/.test(specifier)))].sort()).toEqual(['contract/sse.js', 'openapi-fetch']);
+    const imports = clientFiles.flatMap((file) =>
+      importsOf(file).map((specifier) =>
+        specifier.startsWith('.')
+          ? relative(src, resolve(dirname(file), specifier))
+              .split(sep)
+              .join('/')
+          : specifier,
+      ),
+    );
+    expect([...new Set(imports.filter((specifier) => !/^(client|generated\/)/.test(specifier)))].sort()).toEqual([
+      'contract/sse.js',
+      'openapi-fetch',
+    ]);
     expect(importsOf(join(src, 'contract', 'sse.ts'))).toEqual([]);
   });
 });

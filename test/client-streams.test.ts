@@ -5,9 +5,24 @@
  * refusing the stream paths at compile time (checked by `tsc --noEmit`).
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
-import { createBoardClient, readSessionEvents, readSessionSummary, StreamRefusedError, type SessionEvent, type SummaryEvent } from '../src/client.js';
+import {
+  createBoardClient,
+  readSessionEvents,
+  readSessionSummary,
+  StreamRefusedError,
+  type SessionEvent,
+  type SummaryEvent,
+} from '../src/client.js';
 import type { components } from '../src/generated/openapi.js';
-import { aWholeRun, advanceUntil, lineupStart, startSession, startTestServer, storedSession, type TestServer } from './server/harness.js';
+import {
+  aWholeRun,
+  advanceUntil,
+  lineupStart,
+  startSession,
+  startTestServer,
+  storedSession,
+  type TestServer,
+} from './server/harness.js';
 
 let server: TestServer;
 
@@ -60,10 +75,15 @@ describe('readSessionEvents', () => {
     server.clock.advance(aWholeRun);
     const events = await reading;
     expect(events.map((event) => event.id)).toEqual(events.map((_, index) => String(index + 1)));
-    expect(events.at(-1)).toMatchObject({ event: 'session.complete', data: { outcomes_url: `${server.baseUrl}/v1/sessions/${id}/outcomes` } });
+    expect(events.at(-1)).toMatchObject({
+      event: 'session.complete',
+      data: { outcomes_url: `${server.baseUrl}/v1/sessions/${id}/outcomes` },
+    });
     const rounds = events.flatMap((event) => (event.event === 'round.complete' ? [event.data.round] : []));
     expect(rounds).toEqual([1, 2]);
-    expectTypeOf<Extract<SessionEvent, { event: 'synth.message' }>['data']>().toEqualTypeOf<components['schemas']['SynthMessageEventData']>();
+    expectTypeOf<Extract<SessionEvent, { event: 'synth.message' }>['data']>().toEqualTypeOf<
+      components['schemas']['SynthMessageEventData']
+    >();
   });
 
   test('a dropped connection resumes after the last event seen: nothing lost, nothing repeated', async () => {
@@ -80,13 +100,17 @@ describe('readSessionEvents', () => {
   test('lastEventId starts after a known event', async () => {
     const id = await startSession(server, lineupStart(1));
     server.clock.advance(aWholeRun);
-    const events = await collect(readSessionEvents({ baseUrl: server.baseUrl, apiKey: server.key }, id, { lastEventId: '2' }));
+    const events = await collect(
+      readSessionEvents({ baseUrl: server.baseUrl, apiKey: server.key }, id, { lastEventId: '2' }),
+    );
     expect(events[0]?.id).toBe('3');
     expect(events.at(-1)?.event).toBe('session.complete');
   });
 
   test('an unknown session is refused with its 404 problem', async () => {
-    const reading = collect(readSessionEvents({ baseUrl: server.baseUrl, apiKey: server.key }, 'ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E'));
+    const reading = collect(
+      readSessionEvents({ baseUrl: server.baseUrl, apiKey: server.key }, 'ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E'),
+    );
     await expect(reading).rejects.toBeInstanceOf(StreamRefusedError);
     await expect(reading).rejects.toMatchObject({ status: 404, problem: { status: 404 } });
   });
@@ -96,7 +120,9 @@ describe('readSessionEvents', () => {
     advanceUntil(server, () => storedSession(server, id).current_round === 2);
     const controller = new AbortController();
     const seen: SessionEvent[] = [];
-    for await (const event of readSessionEvents({ baseUrl: server.baseUrl, apiKey: server.key }, id, { signal: controller.signal })) {
+    for await (const event of readSessionEvents({ baseUrl: server.baseUrl, apiKey: server.key }, id, {
+      signal: controller.signal,
+    })) {
       seen.push(event);
       if (event.event === 'round.complete') {
         controller.abort();

@@ -10,7 +10,11 @@ import { cpuSeconds, freePort, root } from '../support/autocannon.mjs';
 
 async function startUp(args, port, ready, env = {}) {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   const exited = new Promise((done) => child.once('exit', done));
   const printed = new Promise((done) => {
     let output = '';
@@ -23,7 +27,10 @@ async function startUp(args, port, ready, env = {}) {
   });
   const healthy = async () => {
     for (;;) {
-      const status = await fetch(`http://127.0.0.1:${port}${ready}`).then((response) => response.status, () => 0);
+      const status = await fetch(`http://127.0.0.1:${port}${ready}`).then(
+        (response) => response.status,
+        () => 0,
+      );
       if (status === 200) {
         return performance.now() - started;
       }

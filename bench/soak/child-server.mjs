@@ -16,11 +16,24 @@ export function residentMiB(pid) {
 /** `boardkit serve` on a database file in `folder`, resolved once it accepts connections. */
 export async function serve(folder, keys, scale) {
   const port = await freePort();
-  const args = ['bin/boardkit.js', 'serve', '--port', String(port), '--db', join(folder, 'board.db'), '--time-scale', String(scale)];
-  const child = spawn(process.execPath, [...args, ...keys.flatMap((key) => ['--api-key', key]), '--allow-private-webhook-urls'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const args = [
+    'bin/boardkit.js',
+    'serve',
+    '--port',
+    String(port),
+    '--db',
+    join(folder, 'board.db'),
+    '--time-scale',
+    String(scale),
+  ];
+  const child = spawn(
+    process.execPath,
+    [...args, ...keys.flatMap((key) => ['--api-key', key]), '--allow-private-webhook-urls'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const exited = new Promise((done) => child.once('exit', done));
   while (!(await accepts(port))) {
     if (child.exitCode !== null) {

@@ -10,7 +10,9 @@ const ms = (value) => value.toFixed(1);
 export function printReport(result, cost, settings) {
   const { loadBefore, seed, timeScale, durationS, rate, connections } = settings;
   console.log(`${machine(loadBefore)}; seed ${seed}`);
-  console.log(`boardkit serve --time-scale ${timeScale}, ${durationS} s at ${rate} requests/s (open loop), ${result.keys} workspaces`);
+  console.log(
+    `boardkit serve --time-scale ${timeScale}, ${durationS} s at ${rate} requests/s (open loop), ${result.keys} workspaces`,
+  );
   if (cost !== undefined) {
     console.log(
       `connections at real speed: RSS ${ms(cost.base)} MiB idle, ${ms(cost.withStreams)} MiB with ${connections} event streams ` +

@@ -37,7 +37,11 @@ export function cpuSeconds(pid) {
 
 /** Spawns `node args…` in the package root and resolves once `port` accepts connections. */
 export async function launch(args, port, env = {}) {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   const exited = new Promise((done) => child.once('exit', done));
   let gone = false;
   void exited.then(() => (gone = true));

@@ -28,7 +28,12 @@ async function completedSession(file) {
     const response = await fetch(`${server.baseUrl}/v1/sessions`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${seedKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ mode: 'boardroom', title: 'Raise the Team plan price by 12%', synths: ['cfo', 'skeptic'], rounds: 1 }),
+      body: JSON.stringify({
+        mode: 'boardroom',
+        title: 'Raise the Team plan price by 12%',
+        synths: ['cfo', 'skeptic'],
+        rounds: 1,
+      }),
     });
     const started = await response.json();
     if (response.status !== 202) {

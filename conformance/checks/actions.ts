@@ -25,7 +25,17 @@ interface ActionBody {
 }
 
 /** Arguments that cover what the published tools' create and post operations ask for (the contract's examples). */
-const parameters = { channel: '#conformance', text: 'A conformance run carries out a board recommendation.', title: 'Conformance action', name: 'conformance-action', team_key: 'OPS', project_key: 'OPS', summary: 'Conformance action', repo: 'conformance', body: 'A conformance run.' };
+const parameters = {
+  channel: '#conformance',
+  text: 'A conformance run carries out a board recommendation.',
+  title: 'Conformance action',
+  name: 'conformance-action',
+  team_key: 'OPS',
+  project_key: 'OPS',
+  summary: 'Conformance action',
+  repo: 'conformance',
+  body: 'A conformance run.',
+};
 
 type IntegrationItem = { id?: unknown; status?: unknown; capabilities?: unknown; provider?: unknown };
 
@@ -38,7 +48,15 @@ async function integrations(ctx: CheckContext): Promise<IntegrationItem[]> {
 async function toolIn(ctx: CheckContext, status: (value: unknown) => boolean): Promise<Tool | undefined> {
   const tools = (await integrations(ctx))
     .filter((item) => status(item.status) && typeof item.id === 'string' && Array.isArray(item.capabilities))
-    .flatMap((item) => (item.capabilities as unknown[]).filter((operation) => /^(post|create)_/.test(String(operation))).map((operation) => ({ integrationId: item.id as string, operation: String(operation), provider: item.provider })));
+    .flatMap((item) =>
+      (item.capabilities as unknown[])
+        .filter((operation) => /^(post|create)_/.test(String(operation)))
+        .map((operation) => ({
+          integrationId: item.id as string,
+          operation: String(operation),
+          provider: item.provider,
+        })),
+    );
   const chosen = tools.find((tool) => tool.provider === 'slack' && tool.operation === 'post_message') ?? tools[0];
   return chosen === undefined ? undefined : { integrationId: chosen.integrationId, operation: chosen.operation };
 }
@@ -46,10 +64,21 @@ async function toolIn(ctx: CheckContext, status: (value: unknown) => boolean): P
 export const connectedTool = (ctx: CheckContext) => toolIn(ctx, (status) => status === 'connected');
 
 export function actionRequest(sessionId: string, tool: Tool, approval: unknown): Record<string, unknown> {
-  return { session_id: sessionId, recommendation: 'Tell the launch team the verdict.', integration_id: tool.integrationId, operation: tool.operation, parameters, ...(approval === undefined ? {} : { approval }) };
+  return {
+    session_id: sessionId,
+    recommendation: 'Tell the launch team the verdict.',
+    integration_id: tool.integrationId,
+    operation: tool.operation,
+    parameters,
+    ...(approval === undefined ? {} : { approval }),
+  };
 }
 
-export const approved = { approved: true, approved_by: 'conformance@example.com', note: 'A conformance run approves it.' };
+export const approved = {
+  approved: true,
+  approved_by: 'conformance@example.com',
+  note: 'A conformance run approves it.',
+};
 
 /** The refused requests: no approval, and approval false. */
 function unapproved(sessionId: string, tool: Tool): Array<Record<string, unknown>> {
@@ -70,14 +99,32 @@ export const approvalRequired = defineCheck({
     }
     const { id } = await completedSession(ctx, 'unapproved action');
     const [none, refused] = unapproved(id, tool);
-    expectProblem(ctx, 'ACT-001', await ctx.http.post('/v1/actions/execute', none), 400, 'invalid-request', 'an execution without approval');
-    expectProblem(ctx, 'ACT-001', await ctx.http.post('/v1/actions/execute', refused), 400, 'invalid-request', 'an execution with approved: false');
+    expectProblem(
+      ctx,
+      'ACT-001',
+      await ctx.http.post('/v1/actions/execute', none),
+      400,
+      'invalid-request',
+      'an execution without approval',
+    );
+    expectProblem(
+      ctx,
+      'ACT-001',
+      await ctx.http.post('/v1/actions/execute', refused),
+      400,
+      'invalid-request',
+      'an execution with approved: false',
+    );
   },
 });
 
-export async function execute(ctx: CheckContext, sessionId: string, tool: Tool): Promise<{ exchange: Exchange; action: ActionBody }> {
+export async function execute(
+  ctx: CheckContext,
+  sessionId: string,
+  tool: Tool,
+): Promise<{ exchange: Exchange; action: ActionBody }> {
   const exchange = await ctx.http.post('/v1/actions/execute', actionRequest(sessionId, tool, approved));
-  return { exchange, action: (jsonOf(exchange) ?? {}) };
+  return { exchange, action: jsonOf(exchange) ?? {} };
 }
 
 export const executeAndUndo = defineCheck({
@@ -89,21 +136,57 @@ export const executeAndUndo = defineCheck({
   async run(ctx) {
     const tool = await connectedTool(ctx);
     if (tool === undefined) {
-      ['ACT-002', 'ACT-003'].forEach((requirement) => ctx.skip(requirement, 'the target lists no connected integration whose operations create something'));
+      ['ACT-002', 'ACT-003'].forEach((requirement) =>
+        ctx.skip(requirement, 'the target lists no connected integration whose operations create something'),
+      );
       return;
     }
     const { id } = await completedSession(ctx, 'action');
     const { exchange, action } = await execute(ctx, id, tool);
-    const executed = statusOf(exchange) === 200 && action.status === 'executed' && action.result !== null && typeof action.result === 'object' && typeof action.id === 'string';
-    ctx.expect('ACT-002', executed, { kind: 'state', message: `the approved execution answered ${statusOf(exchange)} without being executed`, expected: { status: 200, action: { status: 'executed', result: "the tool's result" } }, got: jsonOf(exchange) ?? statusOf(exchange), evidence: exchange }, `executed ${tool.operation} as ${String(action.id)}`);
+    const executed =
+      statusOf(exchange) === 200 &&
+      action.status === 'executed' &&
+      action.result !== null &&
+      typeof action.result === 'object' &&
+      typeof action.id === 'string';
+    ctx.expect(
+      'ACT-002',
+      executed,
+      {
+        kind: 'state',
+        message: `the approved execution answered ${statusOf(exchange)} without being executed`,
+        expected: { status: 200, action: { status: 'executed', result: "the tool's result" } },
+        got: jsonOf(exchange) ?? statusOf(exchange),
+        evidence: exchange,
+      },
+      `executed ${tool.operation} as ${String(action.id)}`,
+    );
     if (!executed) {
       ctx.skip('ACT-003', 'no action was executed to undo');
       return;
     }
     const undo = await ctx.http.post(`/v1/actions/${String(action.id)}/undo`);
     const undone = (jsonOf(undo) ?? {}) as ActionBody;
-    ctx.expect('ACT-003', statusOf(undo) === 200 && undone.status === 'undone' && typeof undone.undone_at === 'string', { kind: 'state', message: `undo answered ${statusOf(undo)} without the action undone`, expected: { status: 200, action: { status: 'undone', undone_at: 'a timestamp' } }, got: jsonOf(undo) ?? statusOf(undo), evidence: undo }, `undone at ${String(undone.undone_at)}`);
-    expectProblem(ctx, 'ACT-003', await ctx.http.post(`/v1/actions/${String(action.id)}/undo`), 409, 'conflict', 'undoing an undone action');
+    ctx.expect(
+      'ACT-003',
+      statusOf(undo) === 200 && undone.status === 'undone' && typeof undone.undone_at === 'string',
+      {
+        kind: 'state',
+        message: `undo answered ${statusOf(undo)} without the action undone`,
+        expected: { status: 200, action: { status: 'undone', undone_at: 'a timestamp' } },
+        got: jsonOf(undo) ?? statusOf(undo),
+        evidence: undo,
+      },
+      `undone at ${String(undone.undone_at)}`,
+    );
+    expectProblem(
+      ctx,
+      'ACT-003',
+      await ctx.http.post(`/v1/actions/${String(action.id)}/undo`),
+      409,
+      'conflict',
+      'undoing an undone action',
+    );
   },
 });
 
@@ -116,10 +199,15 @@ export const actionEvents = defineCheck({
   async run(ctx) {
     const tool = await connectedTool(ctx);
     if (tool === undefined) {
-      ['ACT-004', 'ACT-005'].forEach((requirement) => ctx.skip(requirement, 'the target lists no connected integration whose operations create something'));
+      ['ACT-004', 'ACT-005'].forEach((requirement) =>
+        ctx.skip(requirement, 'the target lists no connected integration whose operations create something'),
+      );
       return;
     }
-    const [executedWatch, undoneWatch] = [await watchEvent(ctx, 'action.executed'), await watchEvent(ctx, 'action.undone')];
+    const [executedWatch, undoneWatch] = [
+      await watchEvent(ctx, 'action.executed'),
+      await watchEvent(ctx, 'action.undone'),
+    ];
     const { id } = await completedSession(ctx, 'action events');
     for (const body of unapproved(id, tool)) {
       await ctx.http.post('/v1/actions/execute', body);
@@ -129,16 +217,44 @@ export const actionEvents = defineCheck({
     if ('skip' in executedWatch) {
       ctx.skip('ACT-004', executedWatch.skip);
     } else {
-      await expectEvent(ctx, 'ACT-004', executedWatch.subscription, 'action.executed', ofAction, `action ${String(action.id)}`);
-      const ofSession = executedWatch.subscription.endpoint.deliveries().filter((delivery) => eventData(delivery, 'action.executed')?.['session_id'] === id);
-      const others = ofSession.filter((delivery) => eventData(delivery, 'action.executed')?.['action_id'] !== action.id);
-      ctx.expect('ACT-004', others.length === 0, { kind: 'delivery', message: 'action.executed was delivered for an execution without approval', expected: `only ${String(action.id)}`, got: ofSession.map((delivery) => eventData(delivery, 'action.executed')?.['action_id']) }, 'nothing was delivered for the refused executions');
+      await expectEvent(
+        ctx,
+        'ACT-004',
+        executedWatch.subscription,
+        'action.executed',
+        ofAction,
+        `action ${String(action.id)}`,
+      );
+      const ofSession = executedWatch.subscription.endpoint
+        .deliveries()
+        .filter((delivery) => eventData(delivery, 'action.executed')?.['session_id'] === id);
+      const others = ofSession.filter(
+        (delivery) => eventData(delivery, 'action.executed')?.['action_id'] !== action.id,
+      );
+      ctx.expect(
+        'ACT-004',
+        others.length === 0,
+        {
+          kind: 'delivery',
+          message: 'action.executed was delivered for an execution without approval',
+          expected: `only ${String(action.id)}`,
+          got: ofSession.map((delivery) => eventData(delivery, 'action.executed')?.['action_id']),
+        },
+        'nothing was delivered for the refused executions',
+      );
     }
     await ctx.http.post(`/v1/actions/${String(action.id)}/undo`);
     if ('skip' in undoneWatch) {
       ctx.skip('ACT-005', undoneWatch.skip);
     } else {
-      await expectEvent(ctx, 'ACT-005', undoneWatch.subscription, 'action.undone', ofAction, `undoing ${String(action.id)}`);
+      await expectEvent(
+        ctx,
+        'ACT-005',
+        undoneWatch.subscription,
+        'action.undone',
+        ofAction,
+        `undoing ${String(action.id)}`,
+      );
     }
     for (const watch of [executedWatch, undoneWatch]) {
       if ('subscription' in watch) {
@@ -160,7 +276,11 @@ export const refusedStates = defineCheck({
       ctx.skip('ACT-006', 'the target lists no connected integration whose operations create something');
       return;
     }
-    const running = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('action too early'), 10));
+    const running = await startSession(
+      ctx.http,
+      ctx.contract,
+      startBodyA(ctx.target.synths, marker('action too early'), 10),
+    );
     const early = await ctx.http.post('/v1/actions/execute', actionRequest(running.id, tool, approved));
     // A target faster than real time may have finished even ten rounds: then the action was lawful.
     const { session } = await readSession(ctx.http, running.id);
@@ -174,14 +294,24 @@ export const refusedStates = defineCheck({
     const disconnected = await toolIn(ctx, (status) => status !== 'connected');
     if (disconnected === undefined) {
       if (ended) {
-        ctx.skip('ACT-006', 'the ten-round session had ended before the action came (the target may run faster than real time), and no integration is listed disconnected');
+        ctx.skip(
+          'ACT-006',
+          'the ten-round session had ended before the action came (the target may run faster than real time), and no integration is listed disconnected',
+        );
       } else {
         ctx.note('no integration is listed disconnected; only the running session was tried');
       }
       return;
     }
     const { id } = await completedSession(ctx, 'action on a disconnected tool');
-    expectProblem(ctx, 'ACT-006', await ctx.http.post('/v1/actions/execute', actionRequest(id, disconnected, approved)), 409, 'conflict', 'an action through a disconnected integration');
+    expectProblem(
+      ctx,
+      'ACT-006',
+      await ctx.http.post('/v1/actions/execute', actionRequest(id, disconnected, approved)),
+      409,
+      'conflict',
+      'an action through a disconnected integration',
+    );
   },
 });
 

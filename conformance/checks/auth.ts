@@ -9,7 +9,13 @@ import { authenticatedOperations, exampleRequest } from '../harness/requests.js'
 import { expectProblem } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
 
-async function callEveryOperation(ctx: CheckContext, credentials: Credentials, requirement: string, what: string, onEach?: (exchange: Awaited<ReturnType<CheckContext['http']['send']>>) => void): Promise<void> {
+async function callEveryOperation(
+  ctx: CheckContext,
+  credentials: Credentials,
+  requirement: string,
+  what: string,
+  onEach?: (exchange: Awaited<ReturnType<CheckContext['http']['send']>>) => void,
+): Promise<void> {
   for (const operation of authenticatedOperations(ctx.contract)) {
     const request = exampleRequest(ctx.contract, operation);
     const exchange = await ctx.http.send({
@@ -40,7 +46,13 @@ export const missingToken = defineCheck({
       ctx.expect(
         'AUTH-006',
         /^\s*bearer\b/i.test(challenge),
-        { kind: 'header', message: `${exchange.request.method} ${exchange.request.url}: no Bearer challenge`, expected: 'WWW-Authenticate: Bearer …', got: challenge || null, evidence: exchange },
+        {
+          kind: 'header',
+          message: `${exchange.request.method} ${exchange.request.url}: no Bearer challenge`,
+          expected: 'WWW-Authenticate: Bearer …',
+          got: challenge || null,
+          evidence: exchange,
+        },
         'WWW-Authenticate names Bearer',
       );
     });
@@ -91,7 +103,13 @@ export const healthWithoutToken = defineCheck({
     ctx.expect(
       'AUTH-004',
       exchange.response?.status === 200,
-      { kind: 'status', message: 'GET /v1/health without credentials did not answer 200', expected: 200, got: exchange.response?.status, evidence: exchange },
+      {
+        kind: 'status',
+        message: 'GET /v1/health without credentials did not answer 200',
+        expected: 200,
+        got: exchange.response?.status,
+        evidence: exchange,
+      },
       'GET /v1/health without credentials answered 200',
     );
   },
@@ -109,15 +127,29 @@ export const validToken = defineCheck({
     ctx.expect(
       'AUTH-005',
       exchange.response?.status === 200,
-      { kind: 'status', message: 'GET /v1/sessions with the key was not accepted', expected: 200, got: exchange.response?.status, evidence: exchange },
+      {
+        kind: 'status',
+        message: 'GET /v1/sessions with the key was not accepted',
+        expected: 200,
+        got: exchange.response?.status,
+        evidence: exchange,
+      },
       'GET /v1/sessions with Authorization: Bearer <key> answered 200',
     );
     for (const scheme of ['bearer', 'BEARER']) {
-      const variant = await ctx.http.get('/v1/sessions', { credentials: { kind: 'raw', authorization: `${scheme} ${key}` } });
+      const variant = await ctx.http.get('/v1/sessions', {
+        credentials: { kind: 'raw', authorization: `${scheme} ${key}` },
+      });
       ctx.expect(
         'AUTH-007',
         variant.response?.status === 200,
-        { kind: 'status', message: `the scheme written "${scheme}" was refused`, expected: 200, got: variant.response?.status, evidence: variant },
+        {
+          kind: 'status',
+          message: `the scheme written "${scheme}" was refused`,
+          expected: 200,
+          got: variant.response?.status,
+          evidence: variant,
+        },
         `the scheme written "${scheme}" was accepted`,
       );
     }

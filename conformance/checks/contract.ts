@@ -31,7 +31,9 @@ export const everyResponse = defineCheck({
     const failures = new Map<string, number>();
     let validated = 0;
     for (const exchange of ctx.exchanges()) {
-      const operation = exchange.response && ctx.contract.operation(exchange.request.method, pathRelativeTo(ctx.target.baseUrl, exchange.request.url));
+      const operation =
+        exchange.response &&
+        ctx.contract.operation(exchange.request.method, pathRelativeTo(ctx.target.baseUrl, exchange.request.url));
       if (operation === undefined) {
         continue;
       }
@@ -77,12 +79,21 @@ export const readEveryList = defineCheck({
         return operation === undefined ? [] : [operation];
       });
     for (const operation of reads) {
-      const client = Array.isArray(operation.operation.security) && operation.operation.security.length === 0 ? ctx.anonymous : ctx.http;
+      const client =
+        Array.isArray(operation.operation.security) && operation.operation.security.length === 0
+          ? ctx.anonymous
+          : ctx.http;
       const exchange = await client.get(operation.path);
       ctx.expect(
         'CONT-005',
         exchange.response?.status === 200,
-        { kind: 'status', message: `GET ${operation.path} did not answer 200`, expected: 200, got: exchange.response?.status, evidence: exchange },
+        {
+          kind: 'status',
+          message: `GET ${operation.path} did not answer 200`,
+          expected: 200,
+          got: exchange.response?.status,
+          evidence: exchange,
+        },
         `GET ${operation.path} answered 200`,
       );
     }

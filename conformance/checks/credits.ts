@@ -10,7 +10,15 @@ import { parseEventStream } from '../../src/contract/sse.js';
 import { awaitEvent, eventData, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { provisionKey } from '../harness/key-control.js';
-import { discard, marker, readSession, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import {
+  discard,
+  marker,
+  readSession,
+  startBodyA,
+  startSession,
+  terminalStatuses,
+  waitForSession,
+} from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
 
@@ -24,17 +32,44 @@ export const sessionCharge = defineCheck({
   async run(ctx) {
     const before = await readCredits(ctx.http);
     const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('credits'), 1));
-    const session = await waitForSession(ctx.http, started.id, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
+    const session = await waitForSession(
+      ctx.http,
+      started.id,
+      (body) => terminalStatuses.has(String(body.status)),
+      ctx.timeouts.sessionMs,
+    );
     const after = await readCredits(ctx.http);
     const charged = session['credits_charged'];
     const own = entriesOf(after, started.id);
-    ctx.expect('CRED-001', Number.isInteger(charged) && own.length > 0 && -sumOf(own) === charged, { kind: 'state', message: "the session's ledger entries do not add up to its credits_charged", expected: { credits_charged: charged ?? 'an integer', entries: 'adding up to minus it' }, got: own, evidence: after.exchange }, `${own.length} entries for the session add up to -${String(charged)}`);
+    ctx.expect(
+      'CRED-001',
+      Number.isInteger(charged) && own.length > 0 && -sumOf(own) === charged,
+      {
+        kind: 'state',
+        message: "the session's ledger entries do not add up to its credits_charged",
+        expected: { credits_charged: charged ?? 'an integer', entries: 'adding up to minus it' },
+        got: own,
+        evidence: after.exchange,
+      },
+      `${own.length} entries for the session add up to -${String(charged)}`,
+    );
     const fresh = newEntries(before, after);
     if (fresh === undefined) {
       ctx.note('more ledger entries than one page arrived meanwhile: the balance is judged by the session alone');
       return;
     }
-    ctx.expect('CRED-001', after.balance - before.balance === sumOf(fresh), { kind: 'state', message: 'the balance did not change by what the new ledger entries say', expected: before.balance + sumOf(fresh), got: after.balance, evidence: [before.exchange, after.exchange] }, `the balance went from ${before.balance} to ${after.balance}, as the ${fresh.length} new entries say`);
+    ctx.expect(
+      'CRED-001',
+      after.balance - before.balance === sumOf(fresh),
+      {
+        kind: 'state',
+        message: 'the balance did not change by what the new ledger entries say',
+        expected: before.balance + sumOf(fresh),
+        got: after.balance,
+        evidence: [before.exchange, after.exchange],
+      },
+      `the balance went from ${before.balance} to ${after.balance}, as the ${fresh.length} new entries say`,
+    );
   },
 });
 
@@ -53,20 +88,63 @@ export const insufficient = defineCheck({
     }
     const before = await readCredits(poor.http);
     const answer = await poor.http.post('/v1/sessions', startBodyA(ctx.target.synths, marker('insufficient'), 2));
-    if (!expectProblem(ctx, 'CRED-002', answer, 402, 'insufficient-credits', `a start with a balance of ${before.balance}`)) {
-      const id = ((jsonOf(answer) ?? {}) as { id?: string; session_id?: string });
+    if (
+      !expectProblem(
+        ctx,
+        'CRED-002',
+        answer,
+        402,
+        'insufficient-credits',
+        `a start with a balance of ${before.balance}`,
+      )
+    ) {
+      const id = (jsonOf(answer) ?? {}) as { id?: string; session_id?: string };
       await discard(poor.http, id.id ?? id.session_id ?? 'none');
       return;
     }
-    const body = (jsonOf(answer) ?? {}) as { session_estimate_credits?: unknown; balance_credits?: unknown; topup_url?: unknown };
+    const body = (jsonOf(answer) ?? {}) as {
+      session_estimate_credits?: unknown;
+      balance_credits?: unknown;
+      topup_url?: unknown;
+    };
     const estimate = body.session_estimate_credits;
     const balance = body.balance_credits;
     const url = typeof body.topup_url === 'string' && URL.canParse(body.topup_url);
-    ctx.expect('CRED-002', Number.isInteger(estimate) && Number.isInteger(balance) && (estimate as number) > (balance as number) && balance === before.balance && url, { kind: 'problem', message: 'the 402 lacks the estimate, the balance or the top-up URL, or they disagree', expected: { session_estimate_credits: `an integer above ${before.balance}`, balance_credits: before.balance, topup_url: 'an absolute URL' }, got: body, evidence: answer }, `402 with an estimate of ${String(estimate)} over a balance of ${String(balance)} and a top-up URL`);
+    ctx.expect(
+      'CRED-002',
+      Number.isInteger(estimate) &&
+        Number.isInteger(balance) &&
+        (estimate as number) > (balance as number) &&
+        balance === before.balance &&
+        url,
+      {
+        kind: 'problem',
+        message: 'the 402 lacks the estimate, the balance or the top-up URL, or they disagree',
+        expected: {
+          session_estimate_credits: `an integer above ${before.balance}`,
+          balance_credits: before.balance,
+          topup_url: 'an absolute URL',
+        },
+        got: body,
+        evidence: answer,
+      },
+      `402 with an estimate of ${String(estimate)} over a balance of ${String(balance)} and a top-up URL`,
+    );
     const after = await readCredits(poor.http);
     const listed = await poor.http.get('/v1/sessions', { query: { limit: 10 } });
     const items = ((jsonOf(listed) ?? {}) as { items?: unknown[] }).items ?? [];
-    ctx.expect('CRED-002', after.balance === before.balance && items.length === 0, { kind: 'state', message: 'the refused start created a session or spent credits', expected: { balance: before.balance, sessions: 0 }, got: { balance: after.balance, sessions: items.length }, evidence: [after.exchange, listed] }, 'nothing started and nothing spent');
+    ctx.expect(
+      'CRED-002',
+      after.balance === before.balance && items.length === 0,
+      {
+        kind: 'state',
+        message: 'the refused start created a session or spent credits',
+        expected: { balance: before.balance, sessions: 0 },
+        got: { balance: after.balance, sessions: items.length },
+        evidence: [after.exchange, listed],
+      },
+      'nothing started and nothing spent',
+    );
   },
 });
 
@@ -78,19 +156,42 @@ export const cancelReconciliation = defineCheck({
   preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('credits cancel'), 10));
+    const started = await startSession(
+      ctx.http,
+      ctx.contract,
+      startBodyA(ctx.target.synths, marker('credits cancel'), 10),
+    );
     const cancelled = await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     const { exchange, session } = await readSession(ctx.http, started.id);
     const charged = session['credits_charged'];
     const refunded = session['credits_refunded'];
-    if (statusOf(cancelled) !== 200 || session.status !== 'cancelled' || !Number.isInteger(charged) || !Number.isInteger(refunded)) {
-      ctx.skip('CRED-003', `the session was not cancelled with a reconciliation (cancel answered ${statusOf(cancelled)}; LIFE-007 judges that)`);
+    if (
+      statusOf(cancelled) !== 200 ||
+      session.status !== 'cancelled' ||
+      !Number.isInteger(charged) ||
+      !Number.isInteger(refunded)
+    ) {
+      ctx.skip(
+        'CRED-003',
+        `the session was not cancelled with a reconciliation (cancel answered ${statusOf(cancelled)}; LIFE-007 judges that)`,
+      );
       return;
     }
     const after = await readCredits(ctx.http);
     const own = entriesOf(after, started.id);
     const refund = (refunded as number) === 0 || own.some((entry) => entry.credits === refunded);
-    ctx.expect('CRED-003', own.length > 0 && -sumOf(own) === charged && refund, { kind: 'state', message: "the ledger does not show the cancelled session's reconciliation", expected: { sum: -(charged as number), refund: refunded }, got: own, evidence: [exchange, after.exchange] }, `the ledger shows ${own.length} entries adding up to -${String(charged)}, the refund of ${String(refunded)} among them`);
+    ctx.expect(
+      'CRED-003',
+      own.length > 0 && -sumOf(own) === charged && refund,
+      {
+        kind: 'state',
+        message: "the ledger does not show the cancelled session's reconciliation",
+        expected: { sum: -(charged as number), refund: refunded },
+        got: own,
+        evidence: [exchange, after.exchange],
+      },
+      `the ledger shows ${own.length} entries adding up to -${String(charged)}, the refund of ${String(refunded)} among them`,
+    );
   },
 });
 
@@ -114,14 +215,33 @@ export const noSurcharge = defineCheck({
       return;
     }
     const unexplained = fresh.filter((entry) => entry.session_id === null && entry.credits < 0);
-    ctx.expect('CRED-004', after.balance - before.balance === sumOf(fresh) && unexplained.length === 0, { kind: 'state', message: 'reads changed the balance beyond what the ledger lists for sessions', expected: { balance: before.balance + sumOf(fresh), entriesWithoutSession: [] }, got: { balance: after.balance, entriesWithoutSession: unexplained }, evidence: [before.exchange, ...reads, after.exchange] }, `${reads.length + 1} reads: the balance moved only by the ledger's ${fresh.length} session entries`);
+    ctx.expect(
+      'CRED-004',
+      after.balance - before.balance === sumOf(fresh) && unexplained.length === 0,
+      {
+        kind: 'state',
+        message: 'reads changed the balance beyond what the ledger lists for sessions',
+        expected: { balance: before.balance + sumOf(fresh), entriesWithoutSession: [] },
+        got: { balance: after.balance, entriesWithoutSession: unexplained },
+        evidence: [before.exchange, ...reads, after.exchange],
+      },
+      `${reads.length + 1} reads: the balance moved only by the ledger's ${fresh.length} session entries`,
+    );
   },
 });
 
 /** The data of the last `session.cancelled` of a session's stream, read at once (`finite=true`). */
-async function streamedCancellation(ctx: CheckContext, id: string): Promise<{ exchange: Exchange; data: Record<string, unknown> | undefined }> {
-  const exchange = await ctx.http.get(`/v1/sessions/${id}/events`, { query: { finite: 'true' }, headers: { accept: 'text/event-stream' } });
-  const last = parseEventStream(exchange.response?.body ?? '').events.filter((event) => event.event === 'session.cancelled').at(-1);
+async function streamedCancellation(
+  ctx: CheckContext,
+  id: string,
+): Promise<{ exchange: Exchange; data: Record<string, unknown> | undefined }> {
+  const exchange = await ctx.http.get(`/v1/sessions/${id}/events`, {
+    query: { finite: 'true' },
+    headers: { accept: 'text/event-stream' },
+  });
+  const last = parseEventStream(exchange.response?.body ?? '')
+    .events.filter((event) => event.event === 'session.cancelled')
+    .at(-1);
   try {
     return { exchange, data: last === undefined ? undefined : (JSON.parse(last.data) as Record<string, unknown>) };
   } catch {
@@ -132,35 +252,73 @@ async function streamedCancellation(ctx: CheckContext, id: string): Promise<{ ex
 export const cancelledAmounts = defineCheck({
   name: 'credits.cancelled-amounts',
   category: 'credits',
-  title: "session.cancelled reports the amounts the ledger reconciled",
+  title: 'session.cancelled reports the amounts the ledger reconciled',
   requirements: ['CRED-005'],
   preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
     const watch = await watchEvent(ctx, 'session.cancelled');
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('credits cancelled event'), 10));
+    const started = await startSession(
+      ctx.http,
+      ctx.contract,
+      startBodyA(ctx.target.synths, marker('credits cancelled event'), 10),
+    );
     const cancelled = await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     const own = entriesOf(await readCredits(ctx.http), started.id);
     if (statusOf(cancelled) !== 200 || own.length === 0) {
-      ctx.skip('CRED-005', `the session was not cancelled with ledger entries to compare with (cancel answered ${statusOf(cancelled)}, ${own.length} entries; LIFE-007 and CRED-003 judge that)`);
+      ctx.skip(
+        'CRED-005',
+        `the session was not cancelled with ledger entries to compare with (cancel answered ${statusOf(cancelled)}, ${own.length} entries; LIFE-007 and CRED-003 judge that)`,
+      );
       return;
     }
     const charged = -sumOf(own);
     const refunds = own.filter((entry) => entry.credits > 0).map((entry) => entry.credits);
-    const reconciles = (data: Record<string, unknown> | undefined) => data?.['credits_charged'] === charged && (data['credits_refunded'] === 0 || refunds.includes(data['credits_refunded'] as number));
-    const expected = { credits_charged: charged, credits_refunded: refunds.length === 0 ? 0 : `one of ${refunds.join(', ')}` };
+    const reconciles = (data: Record<string, unknown> | undefined) =>
+      data?.['credits_charged'] === charged &&
+      (data['credits_refunded'] === 0 || refunds.includes(data['credits_refunded'] as number));
+    const expected = {
+      credits_charged: charged,
+      credits_refunded: refunds.length === 0 ? 0 : `one of ${refunds.join(', ')}`,
+    };
     const streamed = await streamedCancellation(ctx, started.id);
-    ctx.expect('CRED-005', reconciles(streamed.data), { kind: 'state', message: "the stream's session.cancelled does not report what the ledger reconciled", expected, got: streamed.data ?? null, evidence: streamed.exchange }, `the stream reports ${charged} charged, as the ledger`);
+    ctx.expect(
+      'CRED-005',
+      reconciles(streamed.data),
+      {
+        kind: 'state',
+        message: "the stream's session.cancelled does not report what the ledger reconciled",
+        expected,
+        got: streamed.data ?? null,
+        evidence: streamed.exchange,
+      },
+      `the stream reports ${charged} charged, as the ledger`,
+    );
     if ('skip' in watch) {
       ctx.note(`the delivery was not judged: ${watch.skip}`);
       return;
     }
-    const [delivery] = await awaitEvent(ctx, watch.subscription, 'session.cancelled', (data) => data['session_id'] === started.id);
+    const [delivery] = await awaitEvent(
+      ctx,
+      watch.subscription,
+      'session.cancelled',
+      (data) => data['session_id'] === started.id,
+    );
     const data = delivery === undefined ? undefined : eventData(delivery, 'session.cancelled');
     if (data === undefined) {
       ctx.note('no session.cancelled delivery arrived to judge (HOOK requirements judge deliveries)');
     } else {
-      ctx.expect('CRED-005', reconciles(data), { kind: 'delivery', message: 'the delivered session.cancelled does not report what the ledger reconciled', expected, got: data }, `the delivery reports ${charged} charged, as the ledger`);
+      ctx.expect(
+        'CRED-005',
+        reconciles(data),
+        {
+          kind: 'delivery',
+          message: 'the delivered session.cancelled does not report what the ledger reconciled',
+          expected,
+          got: data,
+        },
+        `the delivery reports ${charged} charged, as the ledger`,
+      );
     }
     await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
   },

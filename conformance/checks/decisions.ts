@@ -11,7 +11,11 @@ import { statusOf } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
 
 async function capture(ctx: CheckContext, sessionId: string) {
-  const decision = { decision: `${marker('decision')}: raise the Pro plan price by 5% in Q3.`, rationale: 'The board found the churn risk small.', decided_by: 'conformance@example.com' };
+  const decision = {
+    decision: `${marker('decision')}: raise the Pro plan price by 5% in Q3.`,
+    rationale: 'The board found the churn risk small.',
+    decided_by: 'conformance@example.com',
+  };
   const exchange = await ctx.http.post(`/v1/sessions/${sessionId}/decisions`, decision);
   return { decision, exchange, body: (jsonOf(exchange) ?? {}) as Record<string, unknown> };
 }
@@ -25,8 +29,24 @@ export const captureCheck = defineCheck({
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('decisions'), 1));
     const { decision, exchange, body } = await capture(ctx, started.id);
-    const recorded = statusOf(exchange) === 201 && typeof body['id'] === 'string' && body['decision'] === decision.decision && body['decided_by'] === decision.decided_by && body['session_id'] === started.id;
-    ctx.expect('DEC-001', recorded, { kind: 'state', message: `capturing a decision answered ${statusOf(exchange)} without it as recorded`, expected: { status: 201, ...decision, session_id: started.id }, got: jsonOf(exchange) ?? statusOf(exchange), evidence: exchange }, `recorded as ${String(body['id'])}`);
+    const recorded =
+      statusOf(exchange) === 201 &&
+      typeof body['id'] === 'string' &&
+      body['decision'] === decision.decision &&
+      body['decided_by'] === decision.decided_by &&
+      body['session_id'] === started.id;
+    ctx.expect(
+      'DEC-001',
+      recorded,
+      {
+        kind: 'state',
+        message: `capturing a decision answered ${statusOf(exchange)} without it as recorded`,
+        expected: { status: 201, ...decision, session_id: started.id },
+        got: jsonOf(exchange) ?? statusOf(exchange),
+        evidence: exchange,
+      },
+      `recorded as ${String(body['id'])}`,
+    );
     if (!recorded) {
       ctx.skip('DEC-002', 'no decision was recorded to look for');
       await discard(ctx.http, started.id);
@@ -34,7 +54,18 @@ export const captureCheck = defineCheck({
     }
     const listed = await walkList(ctx.http, `/v1/sessions/${started.id}/decisions`, 100, 20);
     const items = listed.pages.flatMap((page) => page.items) as Array<{ id?: unknown }>;
-    ctx.expect('DEC-002', items.some((item) => item.id === body['id']), { kind: 'state', message: 'the captured decision is not listed', expected: body['id'], got: items.map((item) => item.id), evidence: listed.pages.map((page) => page.exchange) }, `listed among ${items.length}`);
+    ctx.expect(
+      'DEC-002',
+      items.some((item) => item.id === body['id']),
+      {
+        kind: 'state',
+        message: 'the captured decision is not listed',
+        expected: body['id'],
+        got: items.map((item) => item.id),
+        evidence: listed.pages.map((page) => page.exchange),
+      },
+      `listed among ${items.length}`,
+    );
     await discard(ctx.http, started.id);
   },
 });
@@ -51,9 +82,20 @@ export const capturedEvent = defineCheck({
       ctx.skip('DEC-003', watch.skip);
       return;
     }
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('decision event'), 1));
+    const started = await startSession(
+      ctx.http,
+      ctx.contract,
+      startBodyA(ctx.target.synths, marker('decision event'), 1),
+    );
     const { body } = await capture(ctx, started.id);
-    await expectEvent(ctx, 'DEC-003', watch.subscription, 'decision.captured', (data) => data['decision_id'] === body['id'] && data['session_id'] === started.id, `decision ${String(body['id'])}`);
+    await expectEvent(
+      ctx,
+      'DEC-003',
+      watch.subscription,
+      'decision.captured',
+      (data) => data['decision_id'] === body['id'] && data['session_id'] === started.id,
+      `decision ${String(body['id'])}`,
+    );
     await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
     await discard(ctx.http, started.id);
   },

@@ -32,7 +32,10 @@ export const lastHundred = defineCheck({
     const as = { ...ctx, http };
     const subscribed = await subscribe(as, ['decision.captured']);
     if ('refused' in subscribed) {
-      const reason = statusOf(subscribed.refused) === 400 ? 'the deployment refuses a subscription to decision.captured (400): its event list lacks it (variant 4 has it)' : refusalReason(subscribed.refused);
+      const reason =
+        statusOf(subscribed.refused) === 400
+          ? 'the deployment refuses a subscription to decision.captured (400): its event list lacks it (variant 4 has it)'
+          : refusalReason(subscribed.refused);
       requirements.forEach((id) => ctx.skip(id, reason));
       return;
     }
@@ -41,7 +44,11 @@ export const lastHundred = defineCheck({
     for (let index = 1; index <= events; index++) {
       await http.post(`/v1/sessions/${session.id}/decisions`, { decision: `Decision ${index} of a retention run.` });
     }
-    await subscription.endpoint.waitFor((deliveries) => deliveries.length >= events, ctx.timeouts.sessionMs, ctx.signal);
+    await subscription.endpoint.waitFor(
+      (deliveries) => deliveries.length >= events,
+      ctx.timeouts.sessionMs,
+      ctx.signal,
+    );
     const received = subscription.endpoint.deliveries();
     const idOf = (index: number): string | undefined => {
       const delivery = received[index];
@@ -50,7 +57,8 @@ export const lastHundred = defineCheck({
     // The attempt is recorded once the receiver has answered: walk the listing until the newest is in it.
     const newest = idOf(received.length - 1);
     let walk = await walkList(http, `/v1/webhooks/${subscription.id}/deliveries`, 50, 10);
-    const listedIds = (): string[] => walk.pages.flatMap((page) => page.items.map((item) => String((item as { delivery_id?: unknown }).delivery_id)));
+    const listedIds = (): string[] =>
+      walk.pages.flatMap((page) => page.items.map((item) => String((item as { delivery_id?: unknown }).delivery_id)));
     for (let tries = 0; tries < 20 && !listedIds().includes(newest ?? '') && !ctx.signal.aborted; tries++) {
       await subscription.endpoint.waitFor(() => false, 50, ctx.signal);
       walk = await walkList(http, `/v1/webhooks/${subscription.id}/deliveries`, 50, 10);
@@ -58,11 +66,41 @@ export const lastHundred = defineCheck({
     const evidence = walk.pages.map((page) => page.exchange);
     const listed = listedIds();
     if (received.length < events) {
-      requirements.forEach((id) => ctx.fail(id, { kind: 'delivery', message: `only ${received.length} of ${events} decision.captured deliveries arrived`, expected: events, got: received.length, evidence }));
+      requirements.forEach((id) =>
+        ctx.fail(id, {
+          kind: 'delivery',
+          message: `only ${received.length} of ${events} decision.captured deliveries arrived`,
+          expected: events,
+          got: received.length,
+          evidence,
+        }),
+      );
     } else {
-      ctx.expect('DLVR-001', listed.length <= retained && listed.length > 0, { kind: 'limit', message: `the listing shows ${listed.length} attempts after ${received.length}`, expected: `at most ${retained}`, got: listed.length, evidence }, `${listed.length} attempts listed after ${received.length}`);
+      ctx.expect(
+        'DLVR-001',
+        listed.length <= retained && listed.length > 0,
+        {
+          kind: 'limit',
+          message: `the listing shows ${listed.length} attempts after ${received.length}`,
+          expected: `at most ${retained}`,
+          got: listed.length,
+          evidence,
+        },
+        `${listed.length} attempts listed after ${received.length}`,
+      );
       const oldest = idOf(0);
-      ctx.expect('DLVR-002', newest !== undefined && listed.includes(newest) && !listed.includes(oldest ?? ''), { kind: 'limit', message: 'the listing lacks the newest attempt or still holds the oldest', expected: { holds: newest ?? null, dropped: oldest ?? null }, got: { holdsNewest: listed.includes(newest ?? ''), holdsOldest: listed.includes(oldest ?? '') }, evidence }, 'the newest attempt is listed and the oldest dropped');
+      ctx.expect(
+        'DLVR-002',
+        newest !== undefined && listed.includes(newest) && !listed.includes(oldest ?? ''),
+        {
+          kind: 'limit',
+          message: 'the listing lacks the newest attempt or still holds the oldest',
+          expected: { holds: newest ?? null, dropped: oldest ?? null },
+          got: { holdsNewest: listed.includes(newest ?? ''), holdsOldest: listed.includes(oldest ?? '') },
+          evidence,
+        },
+        'the newest attempt is listed and the oldest dropped',
+      );
     }
     await Promise.all([http.delete(`/v1/webhooks/${subscription.id}`), discard(http, session.id)]);
   },

@@ -19,14 +19,30 @@ interface ExportBody {
   size_bytes?: unknown;
 }
 
-const requirementOf: Readonly<Record<Format, string>> = { markdown: 'EXP-001', json: 'EXP-002', text: 'EXP-003', pdf: 'EXP-004' };
-const mediaTypes: Readonly<Record<Format, string>> = { markdown: 'text/markdown', json: 'application/json', text: 'text/plain', pdf: 'application/pdf' };
+const requirementOf: Readonly<Record<Format, string>> = {
+  markdown: 'EXP-001',
+  json: 'EXP-002',
+  text: 'EXP-003',
+  pdf: 'EXP-004',
+};
+const mediaTypes: Readonly<Record<Format, string>> = {
+  markdown: 'text/markdown',
+  json: 'application/json',
+  text: 'text/plain',
+  pdf: 'application/pdf',
+};
 const paths = ['export', 'exports'] as const;
 
 /** The formats each path is published with (seed "Endpoints"); the contract accepts all four on both. */
-const publishedFormats: Readonly<Record<(typeof paths)[number], readonly Format[]>> = { export: ['markdown', 'json', 'text'], exports: ['markdown', 'pdf', 'json'] };
+const publishedFormats: Readonly<Record<(typeof paths)[number], readonly Format[]>> = {
+  export: ['markdown', 'json', 'text'],
+  exports: ['markdown', 'pdf', 'json'],
+};
 
 /** Tags of HTML a text export must not hold (words in angle brackets from a debate are not tags). */
+// Control characters other than tab, line feed and carriage return do not belong in plain text.
+// eslint-disable-next-line no-control-regex
+const controlCharacter = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 const htmlTag = /<\/?(html|head|body|p|div|span|br|pre|h[1-6]|b|i|em|strong|ul|ol|li|table|tr|td)\b[^>]*>/i;
 
 /** The first non-null `memo` member anywhere in a JSON value. */
@@ -38,24 +54,45 @@ function memoIn(value: unknown): unknown {
   if (record['memo'] !== undefined && record['memo'] !== null) {
     return record['memo'];
   }
-  return Object.values(record).map(memoIn).find((memo) => memo !== undefined);
+  return Object.values(record)
+    .map(memoIn)
+    .find((memo) => memo !== undefined);
 }
 
 function mentions(value: unknown, text: string): boolean {
-  return value === text || (value !== null && typeof value === 'object' && Object.values(value).some((member) => mentions(member, text)));
+  return (
+    value === text ||
+    (value !== null && typeof value === 'object' && Object.values(value).some((member) => mentions(member, text)))
+  );
 }
 
 /** Why a file is not its format; empty when it is. */
-function formatProblems(ctx: CheckContext, format: Format, body: ExportBody, session: { id: string; title: string }): string[] {
+function formatProblems(
+  ctx: CheckContext,
+  format: Format,
+  body: ExportBody,
+  session: { id: string; title: string },
+): string[] {
   const content = typeof body.content === 'string' ? body.content : '';
-  const problems = mediaTypeOf(String(body.content_type)) === mediaTypes[format] ? [] : [`content_type ${String(body.content_type)}, not ${mediaTypes[format]}`];
+  const problems =
+    mediaTypeOf(String(body.content_type)) === mediaTypes[format]
+      ? []
+      : [`content_type ${String(body.content_type)}, not ${mediaTypes[format]}`];
   switch (format) {
     case 'markdown':
-      return [...problems, ...(/^#{1,6} \S/m.test(content) ? [] : ['no Markdown heading']), ...(content.includes(session.title) ? [] : ['no title']), ...(/^\s*<(!doctype|html)\b/i.test(content) ? ['an HTML document, not Markdown'] : [])];
+      return [
+        ...problems,
+        ...(/^#{1,6} \S/m.test(content) ? [] : ['no Markdown heading']),
+        ...(content.includes(session.title) ? [] : ['no title']),
+        ...(/^\s*<(!doctype|html)\b/i.test(content) ? ['an HTML document, not Markdown'] : []),
+      ];
     case 'text':
-      // Control characters other than tab, line feed and carriage return do not belong in plain text.
-      // eslint-disable-next-line no-control-regex
-      return [...problems, ...(content.includes(session.title) ? [] : ['no title']), ...(htmlTag.test(content) ? ['HTML tags'] : []), ...(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(content) ? ['control characters'] : [])];
+      return [
+        ...problems,
+        ...(content.includes(session.title) ? [] : ['no title']),
+        ...(htmlTag.test(content) ? ['HTML tags'] : []),
+        ...(controlCharacter.test(content) ? ['control characters'] : []),
+      ];
     case 'json': {
       let parsed: unknown;
       try {
@@ -64,12 +101,24 @@ function formatProblems(ctx: CheckContext, format: Format, body: ExportBody, ses
         return [...problems, `not JSON: ${(error as Error).message}`];
       }
       const memo = memoIn(parsed);
-      const memoErrors = memo === undefined ? [] : ctx.contract.validator.validate('#/components/schemas/Memo', memo).errors.map((error) => `memo${error.instancePath} ${error.message ?? ''}`);
+      const memoErrors =
+        memo === undefined
+          ? []
+          : ctx.contract.validator
+              .validate('#/components/schemas/Memo', memo)
+              .errors.map((error) => `memo${error.instancePath} ${error.message ?? ''}`);
       return [...problems, ...(mentions(parsed, session.id) ? [] : ['does not name the session']), ...memoErrors];
     }
     case 'pdf': {
       const bytes = Buffer.from(content, 'base64');
-      return [...problems, ...(body.content_encoding === 'base64' ? [] : [`content_encoding ${String(body.content_encoding)}`]), ...(body.size_bytes === bytes.length ? [] : [`size_bytes ${String(body.size_bytes)}, the file has ${bytes.length}`]), ...pdfStructureProblems(bytes)];
+      return [
+        ...problems,
+        ...(body.content_encoding === 'base64' ? [] : [`content_encoding ${String(body.content_encoding)}`]),
+        ...(body.size_bytes === bytes.length
+          ? []
+          : [`size_bytes ${String(body.size_bytes)}, the file has ${bytes.length}`]),
+        ...pdfStructureProblems(bytes),
+      ];
     }
   }
 }
@@ -89,11 +138,25 @@ export const formatsCheck = defineCheck({
         answers.push({ path, format, exchange: await ctx.http.post(`/v1/sessions/${session.id}/${path}`, { format }) });
       }
     }
-    const refused = answers.filter(({ format, exchange }) => statusOf(exchange) !== 201 || (jsonOf(exchange) as ExportBody | undefined)?.format !== format);
+    const refused = answers.filter(
+      ({ format, exchange }) =>
+        statusOf(exchange) !== 201 || (jsonOf(exchange) as ExportBody | undefined)?.format !== format,
+    );
     const judge = (requirement: string, published: boolean, what: string) => {
       const wrong = refused.filter(({ path, format }) => publishedFormats[path].includes(format) === published);
       const asked = answers.filter(({ path, format }) => publishedFormats[path].includes(format) === published);
-      ctx.expect(requirement, wrong.length === 0, { kind: 'status', message: `a path did not answer 201 with ${what} asked for`, expected: asked.map(({ path, format }) => `/${path} ${format}: 201`), got: wrong.map(({ path, format, exchange }) => `/${path} ${format}: ${statusOf(exchange)}`), evidence: wrong.map(({ exchange }) => exchange) }, `${asked.map(({ path, format }) => `/${path} ${format}`).join(', ')} exported`);
+      ctx.expect(
+        requirement,
+        wrong.length === 0,
+        {
+          kind: 'status',
+          message: `a path did not answer 201 with ${what} asked for`,
+          expected: asked.map(({ path, format }) => `/${path} ${format}: 201`),
+          got: wrong.map(({ path, format, exchange }) => `/${path} ${format}: ${statusOf(exchange)}`),
+          evidence: wrong.map(({ exchange }) => exchange),
+        },
+        `${asked.map(({ path, format }) => `/${path} ${format}`).join(', ')} exported`,
+      );
     };
     judge('EXP-005', true, 'a format it is published with');
     judge('EXP-006', false, "the other path's format");
@@ -104,8 +167,19 @@ export const formatsCheck = defineCheck({
         continue;
       }
       for (const { path, exchange } of exported) {
-        const problems = formatProblems(ctx, format, (jsonOf(exchange) ?? {}), session);
-        ctx.expect(requirementOf[format], problems.length === 0, { kind: 'schema', message: `the ${format} export of /${path} is not ${format}`, expected: `a ${format} file of the session`, got: problems, evidence: exchange }, `/${path}: a ${format} file`);
+        const problems = formatProblems(ctx, format, jsonOf(exchange) ?? {}, session);
+        ctx.expect(
+          requirementOf[format],
+          problems.length === 0,
+          {
+            kind: 'schema',
+            message: `the ${format} export of /${path} is not ${format}`,
+            expected: `a ${format} file of the session`,
+            got: problems,
+            evidence: exchange,
+          },
+          `/${path}: a ${format} file`,
+        );
       }
     }
   },

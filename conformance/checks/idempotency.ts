@@ -17,11 +17,23 @@ function sameResponse(first: Exchange, second: Exchange): boolean {
   return statusOf(first) === statusOf(second) && isDeepStrictEqual(jsonOf(first), jsonOf(second));
 }
 
-function expectReplay(ctx: CheckContext, requirement: string, original: Exchange, replay: Exchange, what: string): boolean {
+function expectReplay(
+  ctx: CheckContext,
+  requirement: string,
+  original: Exchange,
+  replay: Exchange,
+  what: string,
+): boolean {
   return ctx.expect(
     requirement,
     sameResponse(original, replay),
-    { kind: 'replay', message: `${what}: the replay differs from the original response`, expected: { status: statusOf(original), body: jsonOf(original) }, got: { status: statusOf(replay), body: jsonOf(replay) }, evidence: [original, replay] },
+    {
+      kind: 'replay',
+      message: `${what}: the replay differs from the original response`,
+      expected: { status: statusOf(original), body: jsonOf(original) },
+      got: { status: statusOf(replay), body: jsonOf(replay) },
+      evidence: [original, replay],
+    },
     `${what}: the replay returned the original status and body`,
   );
 }
@@ -36,9 +48,25 @@ export const replay = defineCheck({
     const key = randomUUID();
     const body = startBodyA(ctx.target.synths, marker('idempotency replay'));
     const first = await ctx.http.post('/v1/sessions', body, { headers: { [keyHeader]: key } });
-    const accepted = (statusOf(first) ?? 0) >= 200 && (statusOf(first) ?? 0) < 300 && sessionIdOf(jsonOf(first)) !== undefined;
-    if (!ctx.expect('IDEM-001', accepted, { kind: 'status', message: `a start with ${keyHeader} answered ${statusOf(first)}`, expected: '2xx, as without the key', got: statusOf(first), evidence: first }, `a start with ${keyHeader} answered ${statusOf(first)}`)) {
-      ['IDEM-002', 'IDEM-006'].forEach((requirement) => ctx.skip(requirement, `a write with ${keyHeader} was not accepted`));
+    const accepted =
+      (statusOf(first) ?? 0) >= 200 && (statusOf(first) ?? 0) < 300 && sessionIdOf(jsonOf(first)) !== undefined;
+    if (
+      !ctx.expect(
+        'IDEM-001',
+        accepted,
+        {
+          kind: 'status',
+          message: `a start with ${keyHeader} answered ${statusOf(first)}`,
+          expected: '2xx, as without the key',
+          got: statusOf(first),
+          evidence: first,
+        },
+        `a start with ${keyHeader} answered ${statusOf(first)}`,
+      )
+    ) {
+      ['IDEM-002', 'IDEM-006'].forEach((requirement) =>
+        ctx.skip(requirement, `a write with ${keyHeader} was not accepted`),
+      );
       return;
     }
     const original = { id: sessionIdOf(jsonOf(first))!, exchange: first };
@@ -48,7 +76,13 @@ export const replay = defineCheck({
     ctx.expect(
       'IDEM-006',
       replayed === 'true' && original.exchange.response?.headers['idempotent-replayed'] === undefined,
-      { kind: 'header', message: 'Idempotent-Replayed is not true on the replay only', expected: { original: null, replay: 'true' }, got: { original: original.exchange.response?.headers['idempotent-replayed'] ?? null, replay: replayed ?? null }, evidence: [original.exchange, again] },
+      {
+        kind: 'header',
+        message: 'Idempotent-Replayed is not true on the replay only',
+        expected: { original: null, replay: 'true' },
+        got: { original: original.exchange.response?.headers['idempotent-replayed'] ?? null, replay: replayed ?? null },
+        evidence: [original.exchange, again],
+      },
       'the replay carries Idempotent-Replayed: true and the original does not',
     );
     await discard(ctx.http, original.id);
@@ -68,8 +102,12 @@ export const conflict = defineCheck({
   async run(ctx) {
     const key = randomUUID();
     const title = marker('idempotency conflict');
-    const original = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, title), { [keyHeader]: key });
-    const other = await ctx.http.post('/v1/sessions', startBodyA(ctx.target.synths, `${title} (changed)`), { headers: { [keyHeader]: key } });
+    const original = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, title), {
+      [keyHeader]: key,
+    });
+    const other = await ctx.http.post('/v1/sessions', startBodyA(ctx.target.synths, `${title} (changed)`), {
+      headers: { [keyHeader]: key },
+    });
     expectProblem(ctx, 'IDEM-003', other, 409, 'conflict', 'the same key with another body');
     await discard(ctx.http, original.id);
     const created = sessionIdOf(jsonOf(other));
@@ -88,14 +126,22 @@ export const concurrent = defineCheck({
   async run(ctx) {
     const key = randomUUID();
     const body = startBodyA(ctx.target.synths, marker('idempotency concurrent'));
-    const answers = await Promise.all(Array.from({ length: 6 }, () => ctx.http.post('/v1/sessions', body, { headers: { [keyHeader]: key } })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => ctx.http.post('/v1/sessions', body, { headers: { [keyHeader]: key } })),
+    );
     const accepted = answers.filter((exchange) => (statusOf(exchange) ?? 0) < 300);
     const ids = new Set(accepted.map((exchange) => sessionIdOf(jsonOf(exchange))).filter((id) => id !== undefined));
     const unexpected = answers.filter((exchange) => (statusOf(exchange) ?? 0) >= 300 && statusOf(exchange) !== 409);
     ctx.expect(
       'IDEM-004',
       ids.size === 1 && unexpected.length === 0,
-      { kind: 'replay', message: `6 concurrent starts with one key created ${ids.size} sessions`, expected: '1 session; every other answer the same or 409', got: { sessions: [...ids], statuses: answers.map(statusOf) }, evidence: answers },
+      {
+        kind: 'replay',
+        message: `6 concurrent starts with one key created ${ids.size} sessions`,
+        expected: '1 session; every other answer the same or 409',
+        got: { sessions: [...ids], statuses: answers.map(statusOf) },
+        evidence: answers,
+      },
       `6 concurrent starts with one key created 1 session (statuses ${answers.map(statusOf).join(', ')})`,
     );
     await Promise.all([...ids].map((id) => discard(ctx.http, id)));
@@ -117,7 +163,13 @@ export const workspaceScope = defineCheck({
     ctx.expect(
       'IDEM-005',
       (statusOf(inB) ?? 0) < 300 && idB !== undefined && idB !== inA.id,
-      { kind: 'isolation', message: "the second workspace's request with the same key did not get its own session", expected: 'a 2xx with a new session id', got: { status: statusOf(inB), session: idB ?? null, first: inA.id }, evidence: [inA.exchange, inB] },
+      {
+        kind: 'isolation',
+        message: "the second workspace's request with the same key did not get its own session",
+        expected: 'a 2xx with a new session id',
+        got: { status: statusOf(inB), session: idB ?? null, first: inA.id },
+        evidence: [inA.exchange, inB],
+      },
       "the second workspace's request with the same key got its own session",
     );
     await discard(ctx.http, inA.id);
@@ -134,18 +186,32 @@ export const otherWrites = defineCheck({
   requirements: ['IDEM-002'],
   preconditions: ['live'],
   async run(ctx) {
-    const session = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('idempotency decision'), 1));
+    const session = await startSession(
+      ctx.http,
+      ctx.contract,
+      startBodyA(ctx.target.synths, marker('idempotency decision'), 1),
+    );
     const key = randomUUID();
     const decision = { decision: 'Raise the Pro plan price by 5% from January.' };
-    const first = await ctx.http.post(`/v1/sessions/${session.id}/decisions`, decision, { headers: { [keyHeader]: key } });
-    const second = await ctx.http.post(`/v1/sessions/${session.id}/decisions`, decision, { headers: { [keyHeader]: key } });
+    const first = await ctx.http.post(`/v1/sessions/${session.id}/decisions`, decision, {
+      headers: { [keyHeader]: key },
+    });
+    const second = await ctx.http.post(`/v1/sessions/${session.id}/decisions`, decision, {
+      headers: { [keyHeader]: key },
+    });
     expectReplay(ctx, 'IDEM-002', first, second, 'POST /v1/sessions/{id}/decisions');
     const listed = await ctx.http.get(`/v1/sessions/${session.id}/decisions`, { query: { limit: 100 } });
     const count = pageOf(listed).items.length;
     ctx.expect(
       'IDEM-002',
       count === 1,
-      { kind: 'replay', message: `the replayed capture recorded ${count} decisions`, expected: 1, got: count, evidence: [first, second, listed] },
+      {
+        kind: 'replay',
+        message: `the replayed capture recorded ${count} decisions`,
+        expected: 1,
+        got: count,
+        evidence: [first, second, listed],
+      },
       'the replayed capture recorded one decision',
     );
     await discard(ctx.http, session.id);
@@ -177,7 +243,13 @@ export const window = defineCheck({
       // The target's clock ran past the window (a busy machine slowed the suite's steps): not a verdict.
       ctx.skip('IDEM-007', `the target's clock passed ${(elapsed / hour).toFixed(1)} hours instead of 23`);
     } else {
-      expectReplay(ctx, 'IDEM-007', original.exchange, later, `POST /v1/sessions ${(elapsed / hour).toFixed(1)} hours later`);
+      expectReplay(
+        ctx,
+        'IDEM-007',
+        original.exchange,
+        later,
+        `POST /v1/sessions ${(elapsed / hour).toFixed(1)} hours later`,
+      );
     }
     await discard(ctx.http, original.id);
   },

@@ -14,7 +14,12 @@ import { statusOf } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
 
 /** Runs each attempt with the other workspace's key and expects it hidden. */
-async function expectAllHidden(ctx: CheckContext, requirement: string, secret: string, attempts: ReadonlyArray<[string, () => Promise<Exchange>]>): Promise<void> {
+async function expectAllHidden(
+  ctx: CheckContext,
+  requirement: string,
+  secret: string,
+  attempts: ReadonlyArray<[string, () => Promise<Exchange>]>,
+): Promise<void> {
   for (const [what, attempt] of attempts) {
     expectHidden(ctx, requirement, await attempt(), secret, what);
   }
@@ -39,11 +44,25 @@ export const actions = defineCheck({
       return;
     }
     await expectAllHidden(ctx, 'ISO-008', owned.title, [
-      ['POST /v1/actions/execute for the session', () => keyB(ctx).post('/v1/actions/execute', actionRequest(owned.id, tool, approved))],
+      [
+        'POST /v1/actions/execute for the session',
+        () => keyB(ctx).post('/v1/actions/execute', actionRequest(owned.id, tool, approved)),
+      ],
       ['POST /v1/actions/{id}/undo', () => keyB(ctx).post(`/v1/actions/${String(action.id)}/undo`)],
     ]);
     const undo = await ctx.http.post(`/v1/actions/${String(action.id)}/undo`);
-    ctx.expect('ISO-008', statusOf(undo) === 200, { kind: 'isolation', message: `the owner's undo answered ${statusOf(undo)}: the other workspace's attempt undid the action`, expected: 200, got: statusOf(undo), evidence: undo }, 'the action was still the owner\'s to undo');
+    ctx.expect(
+      'ISO-008',
+      statusOf(undo) === 200,
+      {
+        kind: 'isolation',
+        message: `the owner's undo answered ${statusOf(undo)}: the other workspace's attempt undid the action`,
+        expected: 200,
+        got: statusOf(undo),
+        evidence: undo,
+      },
+      "the action was still the owner's to undo",
+    );
   },
 });
 
@@ -55,13 +74,36 @@ export const credits = defineCheck({
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const before = await readCredits(keyB(ctx));
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('isolation credits'), 1));
-    await waitForSession(ctx.http, started.id, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
+    const started = await startSession(
+      ctx.http,
+      ctx.contract,
+      startBodyA(ctx.target.synths, marker('isolation credits'), 1),
+    );
+    await waitForSession(
+      ctx.http,
+      started.id,
+      (body) => terminalStatuses.has(String(body.status)),
+      ctx.timeouts.sessionMs,
+    );
     const after = await readCredits(keyB(ctx));
     const shown = entriesOf(after, started.id);
     const fresh = newEntries(before, after);
     const balanceHolds = fresh === undefined || after.balance - before.balance === sumOf(fresh);
-    ctx.expect('ISO-009', shown.length === 0 && balanceHolds, { kind: 'isolation', message: "the other workspace's credits show the first workspace's session", expected: { entriesOfTheSession: 0, balance: fresh === undefined ? 'moved by its own entries' : before.balance + sumOf(fresh) }, got: { entriesOfTheSession: shown, balance: after.balance }, evidence: [before.exchange, after.exchange] }, "the other workspace's balance and ledger hold nothing of the session");
+    ctx.expect(
+      'ISO-009',
+      shown.length === 0 && balanceHolds,
+      {
+        kind: 'isolation',
+        message: "the other workspace's credits show the first workspace's session",
+        expected: {
+          entriesOfTheSession: 0,
+          balance: fresh === undefined ? 'moved by its own entries' : before.balance + sumOf(fresh),
+        },
+        got: { entriesOfTheSession: shown, balance: after.balance },
+        evidence: [before.exchange, after.exchange],
+      },
+      "the other workspace's balance and ledger hold nothing of the session",
+    );
     await discard(ctx.http, started.id);
   },
 });
@@ -69,7 +111,7 @@ export const credits = defineCheck({
 export const sessionOperations = defineCheck({
   name: 'isolation.session-operations',
   category: 'isolation',
-  title: "Another workspace cannot generate, export, reconvene or revoke for a session",
+  title: 'Another workspace cannot generate, export, reconvene or revoke for a session',
   requirements: ['ISO-010'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
@@ -81,7 +123,14 @@ export const sessionOperations = defineCheck({
       ['POST /v1/sessions/{id}/outcomes', () => keyB(ctx).post(`${path}/outcomes`, { format: 'decision_memo' })],
       ['POST /v1/sessions/{id}/exports', () => keyB(ctx).post(`${path}/exports`, { format: 'json' })],
       ['POST /v1/sessions/{id}/reconvene', () => keyB(ctx).post(`${path}/reconvene`, {})],
-      ...(typeof shareId === 'string' ? [['POST /v1/sessions/{id}/shares/{share_id}/revoke', () => keyB(ctx).post(`${path}/shares/${shareId}/revoke`)] as [string, () => Promise<Exchange>]] : []),
+      ...(typeof shareId === 'string'
+        ? [
+            [
+              'POST /v1/sessions/{id}/shares/{share_id}/revoke',
+              () => keyB(ctx).post(`${path}/shares/${shareId}/revoke`),
+            ] as [string, () => Promise<Exchange>],
+          ]
+        : []),
     ]);
     if (typeof shareId !== 'string') {
       ctx.note(`the share link the check needs was refused (${statusOf(shared)}); its revocation was not tried`);

@@ -30,12 +30,31 @@ export function keyB(ctx: CheckContext): HttpClient {
 }
 
 /** A 404 not-found that carries none of the owner's data. */
-export function expectHidden(ctx: CheckContext, requirement: string, exchange: Exchange, secret: string, what: string): void {
-  const hidden = statusOf(exchange) === 404 && problemSlug(exchange) === 'not-found' && !(exchange.response?.body ?? '').includes(secret);
+export function expectHidden(
+  ctx: CheckContext,
+  requirement: string,
+  exchange: Exchange,
+  secret: string,
+  what: string,
+): void {
+  const hidden =
+    statusOf(exchange) === 404 &&
+    problemSlug(exchange) === 'not-found' &&
+    !(exchange.response?.body ?? '').includes(secret);
   ctx.expect(
     requirement,
     hidden,
-    { kind: 'isolation', message: `${what} with the other workspace's key answered ${statusOf(exchange)}`, expected: '404 not-found without the owner’s data', got: { status: statusOf(exchange), slug: problemSlug(exchange) ?? null, showsOwnerData: (exchange.response?.body ?? '').includes(secret) }, evidence: exchange },
+    {
+      kind: 'isolation',
+      message: `${what} with the other workspace's key answered ${statusOf(exchange)}`,
+      expected: '404 not-found without the owner’s data',
+      got: {
+        status: statusOf(exchange),
+        slug: problemSlug(exchange) ?? null,
+        showsOwnerData: (exchange.response?.body ?? '').includes(secret),
+      },
+      evidence: exchange,
+    },
     `${what}: 404, nothing shown`,
   );
 }
@@ -50,9 +69,21 @@ export const read = defineCheck({
     const owned = await ownedSession(ctx, 'read');
     await ctx.http.post(`/v1/sessions/${owned.id}/decisions`, { decision: `${owned.title}: decided.` });
     for (const path of ['', '/plan', '/outcomes', '/decisions', '/shares']) {
-      expectHidden(ctx, 'ISO-001', await keyB(ctx).get(`/v1/sessions/${owned.id}${path}`), owned.title, `GET /v1/sessions/{id}${path}`);
+      expectHidden(
+        ctx,
+        'ISO-001',
+        await keyB(ctx).get(`/v1/sessions/${owned.id}${path}`),
+        owned.title,
+        `GET /v1/sessions/{id}${path}`,
+      );
     }
-    expectHidden(ctx, 'ISO-001', await keyB(ctx).post(`/v1/sessions/${owned.id}/export`, { format: 'json' }), owned.title, 'POST /v1/sessions/{id}/export');
+    expectHidden(
+      ctx,
+      'ISO-001',
+      await keyB(ctx).post(`/v1/sessions/${owned.id}/export`, { format: 'json' }),
+      owned.title,
+      'POST /v1/sessions/{id}/export',
+    );
     await discard(ctx.http, owned.id);
   },
 });
@@ -66,11 +97,19 @@ export const list = defineCheck({
   async run(ctx) {
     const owned = await ownedSession(ctx, 'list');
     const walk = await walkList(keyB(ctx), '/v1/sessions', 100, 50);
-    const leaked = walk.pages.filter((page) => page.exchange.response?.body.includes(owned.id) || page.exchange.response?.body.includes(owned.title));
+    const leaked = walk.pages.filter(
+      (page) => page.exchange.response?.body.includes(owned.id) || page.exchange.response?.body.includes(owned.title),
+    );
     ctx.expect(
       'ISO-002',
       leaked.length === 0 && walk.pages.length > 0,
-      { kind: 'isolation', message: `the other workspace's list ${leaked.length > 0 ? 'shows' : 'could not be read to check for'} the session`, expected: 'no page shows it', got: { pagesShowingIt: leaked.length, stopped: walk.stopped ?? null }, evidence: leaked.length > 0 ? leaked.map((page) => page.exchange) : walk.pages.map((page) => page.exchange) },
+      {
+        kind: 'isolation',
+        message: `the other workspace's list ${leaked.length > 0 ? 'shows' : 'could not be read to check for'} the session`,
+        expected: 'no page shows it',
+        got: { pagesShowingIt: leaked.length, stopped: walk.stopped ?? null },
+        evidence: leaked.length > 0 ? leaked.map((page) => page.exchange) : walk.pages.map((page) => page.exchange),
+      },
       `${walk.keys.length} sessions over ${walk.pages.length} pages, none of the other workspace`,
     );
     await discard(ctx.http, owned.id);
@@ -103,8 +142,16 @@ export const change = defineCheck({
     const decisions = pageOf(await ctx.http.get(`${path}/decisions`)).items;
     ctx.expect(
       'ISO-003',
-      session['title'] === owned.title && !['cancelled', 'archived'].includes(String(session.status)) && decisions.length === 0,
-      { kind: 'isolation', message: "the other workspace's attempts changed the session", expected: { title: owned.title, decisions: 0, status: 'neither cancelled nor archived' }, got: { title: session['title'], status: session.status, decisions: decisions.length }, evidence: exchange },
+      session['title'] === owned.title &&
+        !['cancelled', 'archived'].includes(String(session.status)) &&
+        decisions.length === 0,
+      {
+        kind: 'isolation',
+        message: "the other workspace's attempts changed the session",
+        expected: { title: owned.title, decisions: 0, status: 'neither cancelled nor archived' },
+        got: { title: session['title'], status: session.status, decisions: decisions.length },
+        evidence: exchange,
+      },
       'the session is unchanged',
     );
     await discard(ctx.http, owned.id);
@@ -133,8 +180,25 @@ export const stream = defineCheck({
     if (first !== undefined) {
       expectHidden(ctx, 'ISO-004', first, owned.title, 'GET /v1/sessions/{id}/events');
     }
-    ctx.expect('ISO-004', reading.events.length === 0, { kind: 'isolation', message: `the other workspace received ${reading.events.length} events`, expected: 0, got: reading.events.map((event) => event.type), evidence: reading.connections.map((connection) => connection.exchange) }, 'no event reached the other workspace');
-    expectHidden(ctx, 'ISO-004', await keyB(ctx).get(`/v1/sessions/${owned.id}/summary`, { timeoutMs: 5_000 }), owned.title, 'GET /v1/sessions/{id}/summary');
+    ctx.expect(
+      'ISO-004',
+      reading.events.length === 0,
+      {
+        kind: 'isolation',
+        message: `the other workspace received ${reading.events.length} events`,
+        expected: 0,
+        got: reading.events.map((event) => event.type),
+        evidence: reading.connections.map((connection) => connection.exchange),
+      },
+      'no event reached the other workspace',
+    );
+    expectHidden(
+      ctx,
+      'ISO-004',
+      await keyB(ctx).get(`/v1/sessions/${owned.id}/summary`, { timeoutMs: 5_000 }),
+      owned.title,
+      'GET /v1/sessions/{id}/summary',
+    );
     await discard(ctx.http, owned.id);
   },
 });
@@ -147,9 +211,26 @@ export const share = defineCheck({
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await ownedSession(ctx, 'share');
-    expectHidden(ctx, 'ISO-005', await keyB(ctx).post(`/v1/sessions/${owned.id}/shares`, { access: 'public' }), owned.title, 'POST /v1/sessions/{id}/shares');
+    expectHidden(
+      ctx,
+      'ISO-005',
+      await keyB(ctx).post(`/v1/sessions/${owned.id}/shares`, { access: 'public' }),
+      owned.title,
+      'POST /v1/sessions/{id}/shares',
+    );
     const shares = await ctx.http.get(`/v1/sessions/${owned.id}/shares`);
-    ctx.expect('ISO-005', pageOf(shares).items.length === 0, { kind: 'isolation', message: 'a share link was created', expected: 0, got: pageOf(shares).items.length, evidence: shares }, 'no share link was created');
+    ctx.expect(
+      'ISO-005',
+      pageOf(shares).items.length === 0,
+      {
+        kind: 'isolation',
+        message: 'a share link was created',
+        expected: 0,
+        got: pageOf(shares).items.length,
+        evidence: shares,
+      },
+      'no share link was created',
+    );
     await discard(ctx.http, owned.id);
   },
 });
@@ -163,7 +244,11 @@ export const webhooks = defineCheck({
   async run(ctx) {
     const label = marker('isolation webhook');
     const receiver = await ctx.receiver();
-    const created = await ctx.http.post('/v1/webhooks', { label, url: receiver.endpoint().url, events: ['session.complete'] });
+    const created = await ctx.http.post('/v1/webhooks', {
+      label,
+      url: receiver.endpoint().url,
+      events: ['session.complete'],
+    });
     const body = (jsonOf(created) ?? {}) as { subscription?: { id?: string }; signing_secret?: string };
     const id = body.subscription?.id;
     if (body.signing_secret !== undefined) {
@@ -183,9 +268,31 @@ export const webhooks = defineCheck({
       expectHidden(ctx, 'ISO-006', await attempt(), label, `${what} /v1/webhooks/{id}`);
     }
     const listed = await walkList(keyB(ctx), '/v1/webhooks', 100, 20);
-    ctx.expect('ISO-006', !listed.keys.includes(id), { kind: 'isolation', message: "the other workspace's list shows the subscription", expected: 'absent', got: id, evidence: listed.pages.map((page) => page.exchange) }, "the other workspace's list does not show the subscription");
+    ctx.expect(
+      'ISO-006',
+      !listed.keys.includes(id),
+      {
+        kind: 'isolation',
+        message: "the other workspace's list shows the subscription",
+        expected: 'absent',
+        got: id,
+        evidence: listed.pages.map((page) => page.exchange),
+      },
+      "the other workspace's list does not show the subscription",
+    );
     const still = await ctx.http.get(`/v1/webhooks/${id}`);
-    ctx.expect('ISO-006', statusOf(still) === 200 && (jsonOf(still) as { label?: string } | undefined)?.label === label, { kind: 'isolation', message: 'the subscription was changed or deleted', expected: { status: 200, label }, got: { status: statusOf(still), body: jsonOf(still) ?? null }, evidence: still }, 'the subscription is unchanged');
+    ctx.expect(
+      'ISO-006',
+      statusOf(still) === 200 && (jsonOf(still) as { label?: string } | undefined)?.label === label,
+      {
+        kind: 'isolation',
+        message: 'the subscription was changed or deleted',
+        expected: { status: 200, label },
+        got: { status: statusOf(still), body: jsonOf(still) ?? null },
+        evidence: still,
+      },
+      'the subscription is unchanged',
+    );
     await ctx.http.delete(`/v1/webhooks/${id}`);
   },
 });
@@ -204,8 +311,24 @@ export const cursor = defineCheck({
     } else {
       const replayed = await keyB(ctx).get('/v1/sessions', { query: { limit: 1, cursor: first.nextCursor } });
       const mine = new Set((await walkList(ctx.http, '/v1/sessions', 100, 50)).keys);
-      const leaked = statusOf(replayed) === 200 ? pageOf(replayed).items.map((item) => (item as { id?: string }).id).filter((id) => id !== undefined && mine.has(id)) : [];
-      ctx.expect('ISO-007', leaked.length === 0, { kind: 'isolation', message: "the cursor gave the other workspace the first workspace's sessions", expected: 'none of them (404 preferred)', got: leaked, evidence: replayed }, `the cursor used by the other workspace answered ${statusOf(replayed)} without the first workspace's sessions`);
+      const leaked =
+        statusOf(replayed) === 200
+          ? pageOf(replayed)
+              .items.map((item) => (item as { id?: string }).id)
+              .filter((id) => id !== undefined && mine.has(id))
+          : [];
+      ctx.expect(
+        'ISO-007',
+        leaked.length === 0,
+        {
+          kind: 'isolation',
+          message: "the cursor gave the other workspace the first workspace's sessions",
+          expected: 'none of them (404 preferred)',
+          got: leaked,
+          evidence: replayed,
+        },
+        `the cursor used by the other workspace answered ${statusOf(replayed)} without the first workspace's sessions`,
+      );
     }
     await Promise.all(owned.map((session) => discard(ctx.http, session.id)));
   },

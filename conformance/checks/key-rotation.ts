@@ -40,16 +40,67 @@ export const rotationGrace = defineCheck({
     }
     const path = `/v1/sessions/${started.id}`;
     const fresh = await rotated.http.get(path);
-    ctx.expect('KROT-003', statusOf(fresh) === 200, { kind: 'status', message: `the new key read the old key's session with ${statusOf(fresh)}`, expected: 200, got: statusOf(fresh), evidence: fresh }, "the new key reads the old key's session at once");
+    ctx.expect(
+      'KROT-003',
+      statusOf(fresh) === 200,
+      {
+        kind: 'status',
+        message: `the new key read the old key's session with ${statusOf(fresh)}`,
+        expected: 200,
+        got: statusOf(fresh),
+        evidence: fresh,
+      },
+      "the new key reads the old key's session at once",
+    );
     const atOnce = await old.http.get(path);
-    ctx.expect('KROT-001', statusOf(atOnce) === 200, { kind: 'status', message: `the old key answered ${statusOf(atOnce)} right after the rotation`, expected: 200, got: statusOf(atOnce), evidence: atOnce }, 'the old key works right after the rotation');
+    ctx.expect(
+      'KROT-001',
+      statusOf(atOnce) === 200,
+      {
+        kind: 'status',
+        message: `the old key answered ${statusOf(atOnce)} right after the rotation`,
+        expected: 200,
+        got: statusOf(atOnce),
+        evidence: atOnce,
+      },
+      'the old key works right after the rotation',
+    );
     await ctx.clock.elapse(graceMs - marginMs, ctx.signal);
     const late = await old.http.get(path);
-    ctx.expect('KROT-001', statusOf(late) === 200, { kind: 'status', message: `the old key answered ${statusOf(late)} ten minutes before the end of its grace`, expected: 200, got: statusOf(late), evidence: late }, 'the old key still works 23 h 50 min after the rotation');
+    ctx.expect(
+      'KROT-001',
+      statusOf(late) === 200,
+      {
+        kind: 'status',
+        message: `the old key answered ${statusOf(late)} ten minutes before the end of its grace`,
+        expected: 200,
+        got: statusOf(late),
+        evidence: late,
+      },
+      'the old key still works 23 h 50 min after the rotation',
+    );
     await ctx.clock.elapse(2 * marginMs, ctx.signal);
-    expectProblem(ctx, 'KROT-002', await old.http.get(path), 401, 'unauthorized', 'the old key 24 h 10 min after the rotation');
+    expectProblem(
+      ctx,
+      'KROT-002',
+      await old.http.get(path),
+      401,
+      'unauthorized',
+      'the old key 24 h 10 min after the rotation',
+    );
     const after = await rotated.http.get(path);
-    ctx.expect('KROT-003', statusOf(after) === 200, { kind: 'status', message: `the new key answered ${statusOf(after)} after the old key's grace`, expected: 200, got: statusOf(after), evidence: after }, "the new key outlives the old key's grace");
+    ctx.expect(
+      'KROT-003',
+      statusOf(after) === 200,
+      {
+        kind: 'status',
+        message: `the new key answered ${statusOf(after)} after the old key's grace`,
+        expected: 200,
+        got: statusOf(after),
+        evidence: after,
+      },
+      "the new key outlives the old key's grace",
+    );
   },
 });
 

@@ -34,7 +34,10 @@ export const legacyDelivery = defineCheck({
     const endpoint = (await ctx.receiver()).endpoint(200);
     const key = await provisionKey(ctx, { legacy_webhook_url: endpoint.url });
     if (typeof key === 'string' || key.legacySecret === undefined) {
-      const reason = typeof key === 'string' ? `${key}; a legacy URL must point at the suite's receiver` : 'the test control configured no legacy webhook secret';
+      const reason =
+        typeof key === 'string'
+          ? `${key}; a legacy URL must point at the suite's receiver`
+          : 'the test control configured no legacy webhook secret';
       requirements.forEach((id) => ctx.skip(id, reason));
       return;
     }
@@ -44,30 +47,82 @@ export const legacyDelivery = defineCheck({
     const subscribed = await subscribe(as, ['session.complete']);
     const cancelled = await causeCancellation(as);
     const completed = await startSession(key.http, ctx.contract, startBodyA(ctx.target.synths, marker('legacy'), 1));
-    const isCompletion = (one: Delivery): boolean => header(one, legacyDeliveryHeaders.event) === 'session.complete' && (bodyOf(one)?.['data'] as { session_id?: unknown } | undefined)?.session_id === completed.id;
+    const isCompletion = (one: Delivery): boolean =>
+      header(one, legacyDeliveryHeaders.event) === 'session.complete' &&
+      (bodyOf(one)?.['data'] as { session_id?: unknown } | undefined)?.session_id === completed.id;
     if ('subscription' in subscribed) {
-      const heard = (one: Delivery): boolean => (bodyOf(one)?.['data'] as { session_id?: unknown } | undefined)?.session_id === completed.id;
-      await subscribed.subscription.endpoint.waitFor((deliveries) => deliveries.some(heard), ctx.timeouts.sessionMs, ctx.signal);
+      const heard = (one: Delivery): boolean =>
+        (bodyOf(one)?.['data'] as { session_id?: unknown } | undefined)?.session_id === completed.id;
+      await subscribed.subscription.endpoint.waitFor(
+        (deliveries) => deliveries.some(heard),
+        ctx.timeouts.sessionMs,
+        ctx.signal,
+      );
       await key.http.delete(`/v1/webhooks/${subscribed.subscription.id}`);
     }
-    await endpoint.waitFor((deliveries) => deliveries.some(isCompletion), 'subscription' in subscribed ? graceMs : ctx.timeouts.sessionMs, ctx.signal);
+    await endpoint.waitFor(
+      (deliveries) => deliveries.some(isCompletion),
+      'subscription' in subscribed ? graceMs : ctx.timeouts.sessionMs,
+      ctx.signal,
+    );
     await endpoint.waitFor((deliveries) => deliveries.some((one) => !isCompletion(one)), strayGraceMs, ctx.signal);
     const deliveries = endpoint.deliveries();
     const evidence = deliveries.map((one) => deliveryEvidence(ctx.http.config.log, ctx.name, endpoint.url, one));
     const completion = deliveries.find(isCompletion);
     if (completion === undefined) {
-      ctx.fail('LEG-001', { kind: 'delivery', message: `the legacy URL heard no session.complete for ${completed.id}`, expected: 'session.complete', got: deliveries.map((one) => header(one, legacyDeliveryHeaders.event) ?? null), evidence });
+      ctx.fail('LEG-001', {
+        kind: 'delivery',
+        message: `the legacy URL heard no session.complete for ${completed.id}`,
+        expected: 'session.complete',
+        got: deliveries.map((one) => header(one, legacyDeliveryHeaders.event) ?? null),
+        evidence,
+      });
       ctx.skip('LEG-002', 'no legacy delivery arrived to verify');
     } else {
       const missing = Object.values(legacyDeliveryHeaders).filter((name) => header(completion, name) === undefined);
-      ctx.expect('LEG-001', missing.length === 0 && eventOf(completion) === 'session.complete', { kind: 'delivery', message: `the legacy delivery lacks ${missing.join(', ')} or names another event in its body`, expected: Object.values(legacyDeliveryHeaders), got: completion.headers, evidence }, 'session.complete arrived with the four X-Mcp-* headers');
+      ctx.expect(
+        'LEG-001',
+        missing.length === 0 && eventOf(completion) === 'session.complete',
+        {
+          kind: 'delivery',
+          message: `the legacy delivery lacks ${missing.join(', ')} or names another event in its body`,
+          expected: Object.values(legacyDeliveryHeaders),
+          got: completion.headers,
+          evidence,
+        },
+        'session.complete arrived with the four X-Mcp-* headers',
+      );
       const signature = header(completion, legacyDeliveryHeaders.signature);
       const expected = signLegacyDelivery({ secret: key.legacySecret, rawBody: completion.rawBody });
-      ctx.expect('LEG-002', signature === expected, { kind: 'signature', message: 'X-Mcp-Signature is not the HMAC of the raw body alone under the key\'s secret', expected: 'sha256=HMAC-SHA256(secret, raw_body)', got: signature ?? null, evidence }, 'X-Mcp-Signature verifies over the raw body');
+      ctx.expect(
+        'LEG-002',
+        signature === expected,
+        {
+          kind: 'signature',
+          message: "X-Mcp-Signature is not the HMAC of the raw body alone under the key's secret",
+          expected: 'sha256=HMAC-SHA256(secret, raw_body)',
+          got: signature ?? null,
+          evidence,
+        },
+        'X-Mcp-Signature verifies over the raw body',
+      );
     }
-    const strays = deliveries.filter((one) => header(one, legacyDeliveryHeaders.event) !== 'session.complete' || eventOf(one) !== 'session.complete');
+    const strays = deliveries.filter(
+      (one) => header(one, legacyDeliveryHeaders.event) !== 'session.complete' || eventOf(one) !== 'session.complete',
+    );
     const aboutCancelled = deliveries.filter((one) => JSON.stringify(bodyOf(one) ?? {}).includes(cancelled));
-    ctx.expect('LEG-003', strays.length === 0 && aboutCancelled.length === 0, { kind: 'delivery', message: 'the legacy URL heard more than session.complete', expected: 'session.complete only', got: strays.concat(aboutCancelled).map((one) => header(one, legacyDeliveryHeaders.event) ?? null), evidence }, `only session.complete arrived (${deliveries.length} deliveries), nothing for the cancelled session`);
+    ctx.expect(
+      'LEG-003',
+      strays.length === 0 && aboutCancelled.length === 0,
+      {
+        kind: 'delivery',
+        message: 'the legacy URL heard more than session.complete',
+        expected: 'session.complete only',
+        got: strays.concat(aboutCancelled).map((one) => header(one, legacyDeliveryHeaders.event) ?? null),
+        evidence,
+      },
+      `only session.complete arrived (${deliveries.length} deliveries), nothing for the cancelled session`,
+    );
   },
 });
 

@@ -20,16 +20,35 @@ function olderFirst(items: readonly Dated[]): [Dated, Dated] | undefined {
 }
 
 /** Walks `path` (pages of 2) and records whether its items run newest first. */
-async function expectNewestFirst(ctx: CheckContext, path: string, what: string, wanted: (item: Dated) => boolean): Promise<void> {
+async function expectNewestFirst(
+  ctx: CheckContext,
+  path: string,
+  what: string,
+  wanted: (item: Dated) => boolean,
+): Promise<void> {
   const walk = await walkList(ctx.http, path, 2, 50);
   const items = walk.pages.flatMap((page) => page.items as Dated[]).filter(wanted);
   const evidence: Exchange[] = walk.pages.map((page) => page.exchange);
   if (items.length < 2 || items.some((item) => Number.isNaN(Date.parse(String(item.created_at))))) {
-    ctx.skip('PAGE-008', `${what}: the list did not show the check's items with their created_at (${items.length} found)`);
+    ctx.skip(
+      'PAGE-008',
+      `${what}: the list did not show the check's items with their created_at (${items.length} found)`,
+    );
     return;
   }
   const pair = olderFirst(items);
-  ctx.expect('PAGE-008', pair === undefined, { kind: 'sequence', message: `${what}: an older item is listed before a newer one`, expected: 'newest first', got: pair?.map((item) => ({ id: item.id, created_at: item.created_at })) ?? null, evidence }, `${what}: ${items.length} items newest first`);
+  ctx.expect(
+    'PAGE-008',
+    pair === undefined,
+    {
+      kind: 'sequence',
+      message: `${what}: an older item is listed before a newer one`,
+      expected: 'newest first',
+      got: pair?.map((item) => ({ id: item.id, created_at: item.created_at })) ?? null,
+      evidence,
+    },
+    `${what}: ${items.length} items newest first`,
+  );
 }
 
 export const newestFirst = defineCheck({
@@ -41,7 +60,9 @@ export const newestFirst = defineCheck({
   async run(ctx) {
     const session = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('list order'), 1));
     for (let index = 0; index < 3; index++) {
-      await ctx.http.post(`/v1/sessions/${session.id}/decisions`, { decision: `Decision ${index + 1} of a conformance run.` });
+      await ctx.http.post(`/v1/sessions/${session.id}/decisions`, {
+        decision: `Decision ${index + 1} of a conformance run.`,
+      });
       await ctx.http.post(`/v1/sessions/${session.id}/shares`, { access: 'public' });
     }
     await expectNewestFirst(ctx, `/v1/sessions/${session.id}/decisions`, 'GET /v1/sessions/{id}/decisions', () => true);
@@ -49,7 +70,11 @@ export const newestFirst = defineCheck({
     const receiver = await ctx.receiver();
     const ids: string[] = [];
     for (let index = 0; index < 2; index++) {
-      const created = await ctx.http.post('/v1/webhooks', { label: marker(`list order ${index}`), url: receiver.endpoint().url, events: ['session.complete'] });
+      const created = await ctx.http.post('/v1/webhooks', {
+        label: marker(`list order ${index}`),
+        url: receiver.endpoint().url,
+        events: ['session.complete'],
+      });
       const body = (jsonOf(created) ?? {}) as { subscription?: { id?: string }; signing_secret?: string };
       if (body.signing_secret !== undefined) {
         ctx.secrets.add(body.signing_secret);

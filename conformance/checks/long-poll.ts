@@ -11,7 +11,11 @@ import { expectProblem } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
 
 function changed(before: SessionBody, after: SessionBody): boolean {
-  return before['status'] !== after['status'] || before['v4_phase'] !== after['v4_phase'] || before['current_round'] !== after['current_round'];
+  return (
+    before['status'] !== after['status'] ||
+    before['v4_phase'] !== after['v4_phase'] ||
+    before['current_round'] !== after['current_round']
+  );
 }
 
 /** The most rounds a start may ask for: the longest run, so that a slow target is still running when polled. */
@@ -26,7 +30,11 @@ const longestRun = 10;
  * (`endedFirst`) unless it came back early with the change.
  */
 async function pollAcrossChange(ctx: CheckContext, waitMs: number) {
-  const session = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('long-poll'), longestRun));
+  const session = await startSession(
+    ctx.http,
+    ctx.contract,
+    startBodyA(ctx.target.synths, marker('long-poll'), longestRun),
+  );
   let { session: before } = await readSession(ctx.http, session.id);
   for (let quick = 0; ; quick++) {
     const started = Date.now();
@@ -60,13 +68,22 @@ export const earlyReturn = defineCheck({
       }
       const { before, after, exchange, elapsed } = poll;
       if (poll.endedFirst) {
-        ctx.skip('POLL-001', `every session (${longestRun} rounds) ended on its own before the poll could wait on it (the target's clock may run faster than real time), so no change was left to answer early for`);
+        ctx.skip(
+          'POLL-001',
+          `every session (${longestRun} rounds) ended on its own before the poll could wait on it (the target's clock may run faster than real time), so no change was left to answer early for`,
+        );
         return;
       }
       ctx.expect(
         'POLL-001',
         poll.early,
-        { kind: 'timing', message: `wait_ms=${waitMs} answered after ${elapsed} ms ${changed(before, after) ? 'with' : 'without'} a change (bound ${waitMs} ms)`, expected: `a changed session well before ${waitMs} ms`, got: { elapsedMs: elapsed, status: after['status'] }, evidence: exchange },
+        {
+          kind: 'timing',
+          message: `wait_ms=${waitMs} answered after ${elapsed} ms ${changed(before, after) ? 'with' : 'without'} a change (bound ${waitMs} ms)`,
+          expected: `a changed session well before ${waitMs} ms`,
+          got: { elapsedMs: elapsed, status: after['status'] },
+          evidence: exchange,
+        },
         `wait_ms=${waitMs} answered after ${elapsed} ms with the change (status ${String(after['status'])})`,
       );
     });
@@ -82,7 +99,11 @@ export const bound = defineCheck({
   phase: 'exclusive',
   async run(ctx) {
     await ctx.clock.withScale(1, async () => {
-      const session = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('long-poll bound'), 1));
+      const session = await startSession(
+        ctx.http,
+        ctx.contract,
+        startBodyA(ctx.target.synths, marker('long-poll bound'), 1),
+      );
       await ctx.http.post(`/v1/sessions/${session.id}/cancel`, {});
       const waitMs = 1_500;
       const started = Date.now();
@@ -92,7 +113,13 @@ export const bound = defineCheck({
       ctx.expect(
         'POLL-002',
         !early && elapsed <= waitMs + 1_500,
-        { kind: 'timing', message: `wait_ms=${waitMs} on a cancelled session answered after ${elapsed} ms`, expected: `about ${waitMs} ms`, got: elapsed, evidence: exchange },
+        {
+          kind: 'timing',
+          message: `wait_ms=${waitMs} on a cancelled session answered after ${elapsed} ms`,
+          expected: `about ${waitMs} ms`,
+          got: elapsed,
+          evidence: exchange,
+        },
         `wait_ms=${waitMs} on a cancelled session answered after ${elapsed} ms (bound ${waitMs} ms)`,
       );
     });

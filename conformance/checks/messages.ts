@@ -19,7 +19,12 @@ const endedTooSoon = `sessions of ${runLengths.join(', ')} rounds all ended befo
 async function runningSession(ctx: CheckContext, rounds: number) {
   const body = startBodyA(ctx.target.synths, marker('messages'), rounds);
   const started = await startSession(ctx.http, ctx.contract, body);
-  const session = await waitForSession(ctx.http, started.id, (read) => read.status === 'running' || terminalStatuses.has(String(read.status)), ctx.timeouts.sessionMs);
+  const session = await waitForSession(
+    ctx.http,
+    started.id,
+    (read) => read.status === 'running' || terminalStatuses.has(String(read.status)),
+    ctx.timeouts.sessionMs,
+  );
   return { id: started.id, synths: body['synths'] as string[], rounds, running: session.status === 'running' };
 }
 
@@ -41,11 +46,20 @@ async function messageRunningSession(ctx: CheckContext, message: (synths: string
   return undefined;
 }
 
-const messageTo = (sendBack: string[]) => ({ content: `${marker('message')}: weigh the churn in the Nordics before deciding.`, send_back: sendBack });
+const messageTo = (sendBack: string[]) => ({
+  content: `${marker('message')}: weigh the churn in the Nordics before deciding.`,
+  send_back: sendBack,
+});
 
 /** The `synth.message` events of a finished session's stream, read at once (`finite=true`). */
-async function spokenMessages(ctx: CheckContext, id: string): Promise<{ exchange: Exchange; spoken: Array<{ synth: string; round: number }> }> {
-  const exchange = await ctx.http.get(`/v1/sessions/${id}/events`, { query: { finite: 'true' }, headers: { accept: 'text/event-stream' } });
+async function spokenMessages(
+  ctx: CheckContext,
+  id: string,
+): Promise<{ exchange: Exchange; spoken: Array<{ synth: string; round: number }> }> {
+  const exchange = await ctx.http.get(`/v1/sessions/${id}/events`, {
+    query: { finite: 'true' },
+    headers: { accept: 'text/event-stream' },
+  });
   const spoken = parseEventStream(exchange.response?.body ?? '')
     .events.filter((event) => event.event === 'synth.message')
     .map((event) => {
@@ -73,8 +87,20 @@ export const sendBackCheck = defineCheck({
     }
     const { id, synths, rounds, answer } = sent;
     const round = (jsonOf(answer) as { round?: unknown } | undefined)?.round;
-    const taken = statusOf(answer) === 202 && Number.isInteger(round) && (round as number) >= 1 && (round as number) <= rounds;
-    ctx.expect('MSG-001', taken, { kind: 'status', message: `the message answered ${statusOf(answer)} without the round that takes it up`, expected: { status: 202, round: `1 to ${rounds}` }, got: jsonOf(answer) ?? statusOf(answer), evidence: answer }, `accepted into round ${String(round)}`);
+    const taken =
+      statusOf(answer) === 202 && Number.isInteger(round) && (round as number) >= 1 && (round as number) <= rounds;
+    ctx.expect(
+      'MSG-001',
+      taken,
+      {
+        kind: 'status',
+        message: `the message answered ${statusOf(answer)} without the round that takes it up`,
+        expected: { status: 202, round: `1 to ${rounds}` },
+        got: jsonOf(answer) ?? statusOf(answer),
+        evidence: answer,
+      },
+      `accepted into round ${String(round)}`,
+    );
     if (!taken) {
       ctx.skip('MSG-002', 'the message was not accepted');
       await discard(ctx.http, id);
@@ -87,7 +113,18 @@ export const sendBackCheck = defineCheck({
     const sentBack = (sent.message['send_back'] as string[])[0]!;
     const others = synths.filter((synth) => synth !== sentBack).map(count);
     const baseline = Math.max(...others);
-    ctx.expect('MSG-002', count(sentBack) === baseline + 1, { kind: 'state', message: `${sentBack} was sent back but did not speak once more than the other Synths from round ${from}`, expected: { [sentBack]: baseline + 1, others: baseline }, got: Object.fromEntries(synths.map((synth) => [synth, count(synth)])), evidence: exchange }, `${sentBack} spoke ${count(sentBack)} times from round ${from}, the others ${baseline}`);
+    ctx.expect(
+      'MSG-002',
+      count(sentBack) === baseline + 1,
+      {
+        kind: 'state',
+        message: `${sentBack} was sent back but did not speak once more than the other Synths from round ${from}`,
+        expected: { [sentBack]: baseline + 1, others: baseline },
+        got: Object.fromEntries(synths.map((synth) => [synth, count(synth)])),
+        evidence: exchange,
+      },
+      `${sentBack} spoke ${count(sentBack)} times from round ${from}, the others ${baseline}`,
+    );
   },
 });
 
@@ -98,9 +135,15 @@ export const afterTheEnd = defineCheck({
   requirements: ['MSG-003'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('late message'), 10));
+    const started = await startSession(
+      ctx.http,
+      ctx.contract,
+      startBodyA(ctx.target.synths, marker('late message'), 10),
+    );
     await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
-    const answer = await ctx.http.post(`/v1/sessions/${started.id}/messages`, { content: 'Too late: the board has risen.' });
+    const answer = await ctx.http.post(`/v1/sessions/${started.id}/messages`, {
+      content: 'Too late: the board has risen.',
+    });
     expectProblem(ctx, 'MSG-003', answer, 409, 'conflict', 'a message into a cancelled session');
   },
 });
@@ -120,12 +163,26 @@ export const offBoard = defineCheck({
         ctx.skip('MSG-004', 'the Synth library has no Synth outside the board to send back');
         return;
       }
-      const refused = session.running ? await ctx.http.post(`/v1/sessions/${session.id}/messages`, messageTo([outsider])) : undefined;
+      const refused = session.running
+        ? await ctx.http.post(`/v1/sessions/${session.id}/messages`, messageTo([outsider]))
+        : undefined;
       // A message without Synths sent back, accepted afterwards, shows the session was still running.
-      const control = refused === undefined ? undefined : await ctx.http.post(`/v1/sessions/${session.id}/messages`, { content: `${marker('message')}: no Synth sent back.` });
+      const control =
+        refused === undefined
+          ? undefined
+          : await ctx.http.post(`/v1/sessions/${session.id}/messages`, {
+              content: `${marker('message')}: no Synth sent back.`,
+            });
       await discard(ctx.http, session.id);
       if (refused !== undefined && control !== undefined && statusOf(control) === 202) {
-        expectProblem(ctx, 'MSG-004', refused, 409, 'conflict', `a message sending back ${outsider}, who is not on the board`);
+        expectProblem(
+          ctx,
+          'MSG-004',
+          refused,
+          409,
+          'conflict',
+          `a message sending back ${outsider}, who is not on the board`,
+        );
         return;
       }
     }

@@ -21,7 +21,11 @@ interface OutcomeBody {
 }
 
 /** Reads the outcomes until every one of `ids` is ready, or the session timeout passes. */
-async function readyOutcomes(ctx: CheckContext, sessionId: string, ids: readonly string[]): Promise<{ exchange: Exchange; outcomes: OutcomeBody[] }> {
+async function readyOutcomes(
+  ctx: CheckContext,
+  sessionId: string,
+  ids: readonly string[],
+): Promise<{ exchange: Exchange; outcomes: OutcomeBody[] }> {
   const deadline = Date.now() + ctx.timeouts.sessionMs;
   for (;;) {
     const exchange = await ctx.http.get(`/v1/sessions/${sessionId}/outcomes`);
@@ -43,15 +47,45 @@ export const generate = defineCheck({
   async run(ctx) {
     const { id } = await completedSession(ctx, 'outcomes');
     const asked = await Promise.all(formats.map((format) => ctx.http.post(`/v1/sessions/${id}/outcomes`, { format })));
-    const ids = asked.map((exchange) => (jsonOf(exchange) as OutcomeBody | undefined)?.id).filter((value): value is string => typeof value === 'string');
+    const ids = asked
+      .map((exchange) => (jsonOf(exchange) as OutcomeBody | undefined)?.id)
+      .filter((value): value is string => typeof value === 'string');
     const accepted = asked.every((exchange) => statusOf(exchange) === 202) && ids.length === formats.length;
-    if (!ctx.expect('OUT-001', accepted, { kind: 'status', message: 'generating outcomes was not accepted with an outcome id each', expected: formats.map((format) => ({ format, status: 202 })), got: asked.map((exchange) => jsonOf(exchange) ?? statusOf(exchange)), evidence: asked }, `${formats.length} outcomes accepted`)) {
+    if (
+      !ctx.expect(
+        'OUT-001',
+        accepted,
+        {
+          kind: 'status',
+          message: 'generating outcomes was not accepted with an outcome id each',
+          expected: formats.map((format) => ({ format, status: 202 })),
+          got: asked.map((exchange) => jsonOf(exchange) ?? statusOf(exchange)),
+          evidence: asked,
+        },
+        `${formats.length} outcomes accepted`,
+      )
+    ) {
       return;
     }
     const { exchange, outcomes } = await readyOutcomes(ctx, id, ids);
-    const written = formats.map((format, index) => outcomes.find((outcome) => outcome.id === ids[index] && outcome.format === format));
-    const complete = written.every((outcome) => outcome?.status === 'ready' && typeof outcome.content === 'string' && outcome.content !== '');
-    ctx.expect('OUT-001', complete, { kind: 'state', message: 'the generated outcomes did not all become ready with their content', expected: formats.map((format, index) => ({ id: ids[index], format, status: 'ready', content: 'a document' })), got: outcomes, evidence: exchange }, `${formats.join(', ')} ready with their content`);
+    const written = formats.map((format, index) =>
+      outcomes.find((outcome) => outcome.id === ids[index] && outcome.format === format),
+    );
+    const complete = written.every(
+      (outcome) => outcome?.status === 'ready' && typeof outcome.content === 'string' && outcome.content !== '',
+    );
+    ctx.expect(
+      'OUT-001',
+      complete,
+      {
+        kind: 'state',
+        message: 'the generated outcomes did not all become ready with their content',
+        expected: formats.map((format, index) => ({ id: ids[index], format, status: 'ready', content: 'a document' })),
+        got: outcomes,
+        evidence: exchange,
+      },
+      `${formats.join(', ')} ready with their content`,
+    );
   },
 });
 
@@ -71,9 +105,22 @@ export const readyEvent = defineCheck({
     const asked = await ctx.http.post(`/v1/sessions/${id}/outcomes`, { format: 'decision_memo' });
     const outcomeId = (jsonOf(asked) as OutcomeBody | undefined)?.id;
     if (typeof outcomeId !== 'string') {
-      ctx.fail('OUT-002', { kind: 'status', message: `generating an outcome answered ${statusOf(asked)} without an id`, expected: 202, got: jsonOf(asked) ?? statusOf(asked), evidence: asked });
+      ctx.fail('OUT-002', {
+        kind: 'status',
+        message: `generating an outcome answered ${statusOf(asked)} without an id`,
+        expected: 202,
+        got: jsonOf(asked) ?? statusOf(asked),
+        evidence: asked,
+      });
     } else {
-      await expectEvent(ctx, 'OUT-002', watch.subscription, 'outcomes.ready', (data) => data['outcome_id'] === outcomeId && data['session_id'] === id && data['format'] === 'decision_memo', `outcome ${outcomeId}`);
+      await expectEvent(
+        ctx,
+        'OUT-002',
+        watch.subscription,
+        'outcomes.ready',
+        (data) => data['outcome_id'] === outcomeId && data['session_id'] === id && data['format'] === 'decision_memo',
+        `outcome ${outcomeId}`,
+      );
     }
     await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
   },
@@ -86,12 +133,19 @@ export const beforeCompletion = defineCheck({
   requirements: ['OUT-003'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('early outcomes'), 10));
+    const started = await startSession(
+      ctx.http,
+      ctx.contract,
+      startBodyA(ctx.target.synths, marker('early outcomes'), 10),
+    );
     const read = await ctx.http.get(`/v1/sessions/${started.id}/outcomes`);
     const generated = await ctx.http.post(`/v1/sessions/${started.id}/outcomes`, { format: 'report' });
     const { session } = await readSession(ctx.http, started.id);
     if (terminalStatuses.has(String(session.status))) {
-      ctx.skip('OUT-003', `the ten-round session was already ${String(session.status)} when its outcomes were asked for`);
+      ctx.skip(
+        'OUT-003',
+        `the ten-round session was already ${String(session.status)} when its outcomes were asked for`,
+      );
     } else {
       expectProblem(ctx, 'OUT-003', read, 409, 'conflict', 'GET outcomes of a running session');
       expectProblem(ctx, 'OUT-003', generated, 409, 'conflict', 'POST outcomes of a running session');

@@ -9,13 +9,24 @@ import { discard, marker, startBodyA, startSession } from '../harness/sessions.j
 import { expectProblem } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
 
-function cursorCheck(ctx: CheckContext, requirement: string, walk: Awaited<ReturnType<typeof walkList>>, list: string): void {
+function cursorCheck(
+  ctx: CheckContext,
+  requirement: string,
+  walk: Awaited<ReturnType<typeof walkList>>,
+  list: string,
+): void {
   const missing = walk.pages.find((page) => page.nextCursor === undefined && page.exchange.response?.status === 200);
   const early = walk.pages.slice(0, -1).find((page) => typeof page.nextCursor !== 'string');
   const last = walk.pages.at(-1);
   const bad = missing ?? early;
   if (bad !== undefined) {
-    ctx.fail(requirement, { kind: 'sequence', message: `${list}: ${bad === missing ? 'a page has no next_cursor (neither a string nor null)' : 'a page before the last has no string next_cursor'}`, expected: 'a string, or null on the last page', got: bad.nextCursor ?? 'absent', evidence: bad.exchange });
+    ctx.fail(requirement, {
+      kind: 'sequence',
+      message: `${list}: ${bad === missing ? 'a page has no next_cursor (neither a string nor null)' : 'a page before the last has no string next_cursor'}`,
+      expected: 'a string, or null on the last page',
+      got: bad.nextCursor ?? 'absent',
+      evidence: bad.exchange,
+    });
   } else if (walk.complete && last !== undefined) {
     ctx.pass(requirement, `${list}: ${walk.pages.length} pages, next_cursor null on the last`, last.exchange);
   } else {
@@ -33,26 +44,51 @@ export const walkUnderInserts = defineCheck({
     const title = marker('pagination');
     const created: string[] = [];
     for (let index = 0; index < 5; index++) {
-      created.push((await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, `${title} #${index}`, 1))).id);
+      created.push(
+        (await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, `${title} #${index}`, 1))).id,
+      );
     }
     const before = [...created];
     const inserter = ctx.http.forCheck(`${ctx.name} (inserting client)`, ctx.signal);
     const walk = await walkList(ctx.http, '/v1/sessions', 2, 500, async (pageIndex) => {
       if (pageIndex < 3) {
-        created.push((await startSession(inserter, ctx.contract, startBodyA(ctx.target.synths, `${title} inserted ${pageIndex}`, 1))).id);
+        created.push(
+          (
+            await startSession(
+              inserter,
+              ctx.contract,
+              startBodyA(ctx.target.synths, `${title} inserted ${pageIndex}`, 1),
+            )
+          ).id,
+        );
       }
     });
     const evidence = walk.pages.map((page) => page.exchange);
     const duplicates = duplicatesOf(walk.keys);
     const missing = before.filter((id) => !walk.keys.includes(id));
     if (duplicates.length > 0) {
-      ctx.fail('PAGE-001', { kind: 'duplicate', message: `${duplicates.length} items appeared on two pages`, expected: 'each item once', got: duplicates, evidence });
+      ctx.fail('PAGE-001', {
+        kind: 'duplicate',
+        message: `${duplicates.length} items appeared on two pages`,
+        expected: 'each item once',
+        got: duplicates,
+        evidence,
+      });
     }
     if (walk.complete && missing.length > 0) {
-      ctx.fail('PAGE-001', { kind: 'gap', message: `${missing.length} items created before the walk were never listed`, expected: before, got: missing, evidence });
+      ctx.fail('PAGE-001', {
+        kind: 'gap',
+        message: `${missing.length} items created before the walk were never listed`,
+        expected: before,
+        got: missing,
+        evidence,
+      });
     }
     if (duplicates.length === 0 && missing.length === 0 && walk.complete) {
-      ctx.pass('PAGE-001', `${walk.keys.length} items over ${walk.pages.length} pages, each once, with 3 inserts mid-walk`);
+      ctx.pass(
+        'PAGE-001',
+        `${walk.keys.length} items over ${walk.pages.length} pages, each once, with 3 inserts mid-walk`,
+      );
     } else if (!walk.complete && duplicates.length === 0) {
       ctx.skip('PAGE-001', `${walk.stopped ?? 'the walk did not end'}`);
     }
@@ -70,13 +106,22 @@ export const limitHonoured = defineCheck({
   async run(ctx) {
     // `limit` is the most a page holds (the contract's Limit parameter): a shorter page while more follow
     // is the implementation's choice, so only the upper bound is judged.
-    for (const [path, limit] of [['/synths', 5], ['/v1/sessions', 2]] as const) {
+    for (const [path, limit] of [
+      ['/synths', 5],
+      ['/v1/sessions', 2],
+    ] as const) {
       const exchange = await ctx.http.get(path, { query: { limit } });
       const page = pageOf(exchange);
       ctx.expect(
         'PAGE-003',
         exchange.response?.status === 200 && page.items.length <= limit,
-        { kind: 'limit', message: `GET ${path}?limit=${limit} held ${page.items.length} items`, expected: `at most ${limit}`, got: page.items.length, evidence: exchange },
+        {
+          kind: 'limit',
+          message: `GET ${path}?limit=${limit} held ${page.items.length} items`,
+          expected: `at most ${limit}`,
+          got: page.items.length,
+          evidence: exchange,
+        },
         `GET ${path}?limit=${limit} held ${page.items.length} items`,
       );
     }
@@ -85,7 +130,13 @@ export const limitHonoured = defineCheck({
     ctx.expect(
       'PAGE-004',
       page.items.length <= 20,
-      { kind: 'limit', message: `GET /synths without limit held ${page.items.length} items`, expected: 'at most 20', got: page.items.length, evidence: unbounded },
+      {
+        kind: 'limit',
+        message: `GET /synths without limit held ${page.items.length} items`,
+        expected: 'at most 20',
+        got: page.items.length,
+        evidence: unbounded,
+      },
       `GET /synths without limit held ${page.items.length} items`,
     );
   },
@@ -111,7 +162,11 @@ export const tamperedCursor = defineCheck({
       ctx.skip('PAGE-005', 'GET /synths?limit=5 gave no cursor to alter');
       return;
     }
-    for (const [what, altered] of [['one character changed', flipped(cursor)], ['a character appended', `${cursor}A`], ['not a cursor at all', 'not-a-cursor']] as const) {
+    for (const [what, altered] of [
+      ['one character changed', flipped(cursor)],
+      ['a character appended', `${cursor}A`],
+      ['not a cursor at all', 'not-a-cursor'],
+    ] as const) {
       const exchange = await ctx.http.get('/synths', { query: { limit: 5, cursor: altered } });
       expectProblem(ctx, 'PAGE-005', exchange, 404, 'not-found', `a cursor with ${what}`);
     }
@@ -126,7 +181,14 @@ export const limitBounds = defineCheck({
   preconditions: [],
   async run(ctx) {
     for (const limit of [0, 101]) {
-      expectProblem(ctx, 'PAGE-006', await ctx.http.get('/v1/sessions', { query: { limit } }), 400, 'invalid-request', `GET /v1/sessions?limit=${limit}`);
+      expectProblem(
+        ctx,
+        'PAGE-006',
+        await ctx.http.get('/v1/sessions', { query: { limit } }),
+        400,
+        'invalid-request',
+        `GET /v1/sessions?limit=${limit}`,
+      );
     }
   },
 });
@@ -140,11 +202,17 @@ export const everyList = defineCheck({
   async run(ctx) {
     const session = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('lists'), 1));
     for (let index = 0; index < 3; index++) {
-      await ctx.http.post(`/v1/sessions/${session.id}/decisions`, { decision: `Decision ${index + 1} of a conformance run.` });
+      await ctx.http.post(`/v1/sessions/${session.id}/decisions`, {
+        decision: `Decision ${index + 1} of a conformance run.`,
+      });
     }
     await ctx.http.post(`/v1/sessions/${session.id}/shares`, { access: 'public' });
     const receiver = await ctx.receiver();
-    const hook = await ctx.http.post('/v1/webhooks', { label: marker('lists'), url: receiver.endpoint().url, events: ['session.complete'] });
+    const hook = await ctx.http.post('/v1/webhooks', {
+      label: marker('lists'),
+      url: receiver.endpoint().url,
+      events: ['session.complete'],
+    });
     const hookId = (jsonOf(hook) as { subscription?: { id?: string } } | undefined)?.subscription?.id;
     const secret = (jsonOf(hook) as { signing_secret?: string } | undefined)?.signing_secret;
     if (secret !== undefined) {
@@ -156,17 +224,34 @@ export const everyList = defineCheck({
     });
     for (const route of lists) {
       if (route.template.includes('/webhooks/{id}') && hookId === undefined) {
-        ctx.skip('PAGE-007', `GET ${route.template}: the target refused the subscription it needs (${hook.response?.status})`);
+        ctx.skip(
+          'PAGE-007',
+          `GET ${route.template}: the target refused the subscription it needs (${hook.response?.status})`,
+        );
         continue;
       }
-      const path = route.template.replace('/sessions/{id}', `/sessions/${session.id}`).replace('/webhooks/{id}', `/webhooks/${hookId}`);
+      const path = route.template
+        .replace('/sessions/{id}', `/sessions/${session.id}`)
+        .replace('/webhooks/{id}', `/webhooks/${hookId}`);
       const walk = await walkList(ctx.http, path, 2, 100);
       const duplicates = duplicatesOf(walk.keys);
       const evidence = walk.pages.map((page) => page.exchange);
       if (walk.stopped !== undefined && walk.pages.length < 100) {
-        ctx.fail('PAGE-007', { kind: 'sequence', message: `GET ${route.template}: ${walk.stopped}`, expected: 'pages to the end', got: walk.stopped, evidence });
+        ctx.fail('PAGE-007', {
+          kind: 'sequence',
+          message: `GET ${route.template}: ${walk.stopped}`,
+          expected: 'pages to the end',
+          got: walk.stopped,
+          evidence,
+        });
       } else if (duplicates.length > 0) {
-        ctx.fail('PAGE-007', { kind: 'duplicate', message: `GET ${route.template}: items repeated across pages`, expected: 'each item once', got: duplicates, evidence });
+        ctx.fail('PAGE-007', {
+          kind: 'duplicate',
+          message: `GET ${route.template}: items repeated across pages`,
+          expected: 'each item once',
+          got: duplicates,
+          evidence,
+        });
       } else if (walk.complete) {
         ctx.pass('PAGE-007', `GET ${route.template}: ${walk.keys.length} items over ${walk.pages.length} pages`);
       } else {

@@ -12,7 +12,11 @@ export function problemSlug(exchange: Exchange): string | undefined {
   if (typeof body?.type !== 'string') {
     return undefined;
   }
-  return body.type.replace(/[?#].*$/, '').split('/').filter((segment) => segment !== '').pop();
+  return body.type
+    .replace(/[?#].*$/, '')
+    .split('/')
+    .filter((segment) => segment !== '')
+    .pop();
 }
 
 export function isProblem(exchange: Exchange): boolean {

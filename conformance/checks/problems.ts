@@ -14,7 +14,10 @@ const leakPatterns: ReadonlyArray<[string, RegExp]> = [
   ['a JavaScript stack frame', /\bat\s+(?:async\s+)?[\w$.<>]+\s+\((?:file:\/\/|node:|\/)[^)]*:\d+:\d+\)/],
   ['a stack frame', /\n\s+at\s+\S+/],
   ['a Node.js internal module', /node:internal\//],
-  ['a source file path', /(?:\/(?:home|usr|src|app|opt|var|srv|Users)\/|[A-Z]:\\)[^\s"']+\.(?:[cm]?[jt]s|py|go|java|rb)\b/],
+  [
+    'a source file path',
+    /(?:\/(?:home|usr|src|app|opt|var|srv|Users)\/|[A-Z]:\\)[^\s"']+\.(?:[cm]?[jt]s|py|go|java|rb)\b/,
+  ],
   ['a Python traceback', /Traceback \(most recent call last\)/],
   ['a Java exception', /Exception in thread|\tat [\w.$]+\(/],
   ['an SQL error', /SQLITE_[A-Z]+|syntax error at or near|\bSELECT\s+[\w*,\s]+\s+FROM\s+\w+/i],
@@ -52,15 +55,35 @@ export const everyError = defineCheck({
     const slugByStatus = new Map(ctx.contract.problemTypes.map((type) => [type.status, type.slug]));
     const titles = new Map<string, Map<string, Exchange>>();
     const failed = new Set<string>();
-    const fail = (requirement: string, exchange: Exchange, message: string, expected: unknown, got: unknown, kind: 'problem' | 'media-type' | 'leak' = 'problem'): void => {
+    const fail = (
+      requirement: string,
+      exchange: Exchange,
+      message: string,
+      expected: unknown,
+      got: unknown,
+      kind: 'problem' | 'media-type' | 'leak' = 'problem',
+    ): void => {
       failed.add(requirement);
-      ctx.fail(requirement, { kind, message: `${where(ctx, exchange)}: ${message}`, expected, got, evidence: exchange });
+      ctx.fail(requirement, {
+        kind,
+        message: `${where(ctx, exchange)}: ${message}`,
+        expected,
+        got,
+        evidence: exchange,
+      });
     };
     for (const exchange of errors) {
       const status = exchange.response!.status;
       const mediaType = mediaTypeOf(exchange.response!.headers['content-type']);
       if (mediaType !== 'application/problem+json') {
-        fail('PROB-001', exchange, 'not served as application/problem+json', 'application/problem+json', exchange.response!.headers['content-type'] ?? null, 'media-type');
+        fail(
+          'PROB-001',
+          exchange,
+          'not served as application/problem+json',
+          'application/problem+json',
+          exchange.response!.headers['content-type'] ?? null,
+          'media-type',
+        );
       }
       const body = jsonOf(exchange) as Record<string, unknown> | undefined;
       const missing = ['type', 'title', 'detail'].filter((member) => typeof body?.[member] !== 'string');
@@ -68,14 +91,28 @@ export const everyError = defineCheck({
         missing.push('status');
       }
       if (missing.length > 0) {
-        fail('PROB-002', exchange, `the problem lacks ${missing.join(', ')}`, ['type', 'title', 'status', 'detail'], body ?? exchange.response!.body.slice(0, 200));
+        fail(
+          'PROB-002',
+          exchange,
+          `the problem lacks ${missing.join(', ')}`,
+          ['type', 'title', 'status', 'detail'],
+          body ?? exchange.response!.body.slice(0, 200),
+        );
       } else if (body!['status'] !== status) {
         fail('PROB-002', exchange, 'the problem status differs from the HTTP status', status, body!['status']);
       }
       const expectedSlug = slugByStatus.get(status);
       const slug = problemSlug(exchange);
       if (expectedSlug === undefined || slug !== expectedSlug) {
-        fail('PROB-003', exchange, expectedSlug === undefined ? `status ${status} has no slug in the catalog` : 'the type does not end with the catalog slug', expectedSlug ?? [...slugByStatus.entries()], slug ?? null);
+        fail(
+          'PROB-003',
+          exchange,
+          expectedSlug === undefined
+            ? `status ${status} has no slug in the catalog`
+            : 'the type does not end with the catalog slug',
+          expectedSlug ?? [...slugByStatus.entries()],
+          slug ?? null,
+        );
       }
       const leaks = leaksIn(exchange.response!.body, ctx.secrets);
       if (leaks.length > 0) {
@@ -90,7 +127,13 @@ export const everyError = defineCheck({
     for (const [type, byTitle] of titles) {
       if (byTitle.size > 1) {
         failed.add('PROB-005');
-        ctx.fail('PROB-005', { kind: 'problem', message: `type ${type} has ${byTitle.size} titles`, expected: 'one title', got: [...byTitle.keys()], evidence: [...byTitle.values()] });
+        ctx.fail('PROB-005', {
+          kind: 'problem',
+          message: `type ${type} has ${byTitle.size} titles`,
+          expected: 'one title',
+          got: [...byTitle.keys()],
+          evidence: [...byTitle.values()],
+        });
       }
     }
     for (const requirement of ['PROB-001', 'PROB-002', 'PROB-003', 'PROB-004', 'PROB-005']) {
@@ -109,7 +152,11 @@ export const invalidBody = defineCheck({
   preconditions: [],
   async run(ctx) {
     const cases: Array<[string, string, unknown]> = [
-      ['POST /v1/sessions with a wrong type and an unknown member', '/v1/sessions', { mode: 'boardroom', synths: 'cfo', rounds: 'three', unknown_member: true }],
+      [
+        'POST /v1/sessions with a wrong type and an unknown member',
+        '/v1/sessions',
+        { mode: 'boardroom', synths: 'cfo', rounds: 'three', unknown_member: true },
+      ],
       ['POST /v1/webhooks without url and events', '/v1/webhooks', { label: 'conformance' }],
     ];
     for (const [what, path, body] of cases) {
@@ -118,11 +165,20 @@ export const invalidBody = defineCheck({
         continue;
       }
       const violations = (jsonOf(exchange) as { errors?: unknown } | undefined)?.errors;
-      const pointed = Array.isArray(violations) && violations.length > 0 && violations.every((entry) => typeof (entry as { pointer?: unknown })?.pointer === 'string');
+      const pointed =
+        Array.isArray(violations) &&
+        violations.length > 0 &&
+        violations.every((entry) => typeof (entry as { pointer?: unknown })?.pointer === 'string');
       ctx.expect(
         'PROB-007',
         pointed,
-        { kind: 'problem', message: `${what}: the problem lists no violations with pointers`, expected: 'errors: [{pointer, detail}, …]', got: violations ?? null, evidence: exchange },
+        {
+          kind: 'problem',
+          message: `${what}: the problem lists no violations with pointers`,
+          expected: 'errors: [{pointer, detail}, …]',
+          got: violations ?? null,
+          evidence: exchange,
+        },
         `${what}: ${Array.isArray(violations) ? violations.length : 0} violations with pointers`,
       );
     }
@@ -136,7 +192,12 @@ export const malformedJson = defineCheck({
   requirements: ['PROB-008'],
   preconditions: [],
   async run(ctx) {
-    const exchange = await ctx.http.send({ method: 'POST', path: '/v1/sessions', body: '{"mode": "boardroom", "synths": [', headers: { 'content-type': 'application/json' } });
+    const exchange = await ctx.http.send({
+      method: 'POST',
+      path: '/v1/sessions',
+      body: '{"mode": "boardroom", "synths": [',
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(ctx, 'PROB-008', exchange, 400, 'invalid-request', 'POST /v1/sessions with truncated JSON');
   },
 });
@@ -148,7 +209,12 @@ export const unsupportedMediaType = defineCheck({
   requirements: ['PROB-009'],
   preconditions: [],
   async run(ctx) {
-    const exchange = await ctx.http.send({ method: 'POST', path: '/v1/sessions', body: 'mode=boardroom&rounds=2', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const exchange = await ctx.http.send({
+      method: 'POST',
+      path: '/v1/sessions',
+      body: 'mode=boardroom&rounds=2',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectProblem(ctx, 'PROB-009', exchange, 415, 'unsupported-media-type', 'POST /v1/sessions with a form body');
   },
 });
@@ -193,7 +259,13 @@ export const unknownMethod = defineCheck({
     ctx.expect(
       'PROB-012',
       allow.includes('GET') && allow.includes('POST'),
-      { kind: 'header', message: 'DELETE /v1/sessions: Allow does not list GET and POST', expected: 'Allow: GET, POST', got: exchange.response?.headers['allow'] ?? null, evidence: exchange },
+      {
+        kind: 'header',
+        message: 'DELETE /v1/sessions: Allow does not list GET and POST',
+        expected: 'Allow: GET, POST',
+        got: exchange.response?.headers['allow'] ?? null,
+        evidence: exchange,
+      },
       'DELETE /v1/sessions: Allow lists GET and POST',
     );
   },
@@ -235,4 +307,14 @@ export const notFound = defineCheck({
   },
 });
 
-export const problemChecks = [invalidBody, malformedJson, unsupportedMediaType, payloadTooLarge, unknownPath, unknownMethod, invalidQuery, notFound, everyError];
+export const problemChecks = [
+  invalidBody,
+  malformedJson,
+  unsupportedMediaType,
+  payloadTooLarge,
+  unknownPath,
+  unknownMethod,
+  invalidQuery,
+  notFound,
+  everyError,
+];

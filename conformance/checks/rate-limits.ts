@@ -15,12 +15,18 @@ function fieldsOf(value: string | undefined): { bucket: string; values: Record<s
   if (match === null) {
     return undefined;
   }
-  const values = Object.fromEntries([...(match[2] ?? '').matchAll(/;([a-z]+)=(\d+)/g)].map(([, name, number]) => [name!, Number(number)]));
+  const values = Object.fromEntries(
+    [...(match[2] ?? '').matchAll(/;([a-z]+)=(\d+)/g)].map(([, name, number]) => [name!, Number(number)]),
+  );
   return { bucket: match[1]!, values };
 }
 
 /** Cancelling a session that does not exist: counted against the run-control bucket, and it changes nothing. */
-function spend(ctx: CheckContext, client = ctx.http, path = `/v1/sessions/ses_${randomBytes(13).toString('hex')}/cancel`): Promise<Exchange> {
+function spend(
+  ctx: CheckContext,
+  client = ctx.http,
+  path = `/v1/sessions/ses_${randomBytes(13).toString('hex')}/cancel`,
+): Promise<Exchange> {
   return client.post(path, {}, { retryRateLimited: false });
 }
 
@@ -66,7 +72,9 @@ async function exhaust(ctx: CheckContext): Promise<void> {
   if (limited === undefined && !ctx.clock.known && restarts > 1) {
     // At real speed a burst of a few seconds sees a window start again at most once.
     const reason = `the quota window started again ${restarts} times during a burst of ${counted.length} requests: the target's clock runs faster than real time, and without time control the suite cannot spend a quota`;
-    ['RATE-001', 'RATE-002', 'RATE-003', 'RATE-004', 'RATE-005'].forEach((requirement) => ctx.skip(requirement, reason));
+    ['RATE-001', 'RATE-002', 'RATE-003', 'RATE-004', 'RATE-005'].forEach((requirement) =>
+      ctx.skip(requirement, reason),
+    );
     return;
   }
   const remaining = counted.map((exchange) => fieldsOf(exchange.response?.headers['ratelimit']));
@@ -76,31 +84,94 @@ async function exhaust(ctx: CheckContext): Promise<void> {
     const policy = policies[index];
     const previous = remaining[index - 1]?.values['r'];
     const now = fields?.values['r'];
-    return fields !== undefined && policy !== undefined && now !== undefined && fields.bucket === policy.bucket && now <= (policy.values['q'] ?? -1) && (previous === undefined || now === previous - 1 || now > previous);
+    return (
+      fields !== undefined &&
+      policy !== undefined &&
+      now !== undefined &&
+      fields.bucket === policy.bucket &&
+      now <= (policy.values['q'] ?? -1) &&
+      (previous === undefined || now === previous - 1 || now > previous)
+    );
   });
   const reachedZero = limited === undefined || remaining.at(-1)?.values['r'] === 0;
-  ctx.expect('RATE-004', counted.length > 0 && consistent && reachedZero, { kind: 'header', message: 'RateLimit and RateLimit-Policy disagree, or the remaining quota does not fall by one to 0', expected: 'same bucket; r = q - n, down to 0', got: counted.slice(0, 3).concat(counted.slice(-3)).map((exchange) => ({ RateLimit: exchange.response?.headers['ratelimit'] ?? null, 'RateLimit-Policy': exchange.response?.headers['ratelimit-policy'] ?? null })), evidence: counted.slice(-3) }, `${counted.length} requests counted down in bucket ${remaining[0]?.bucket}`);
+  ctx.expect(
+    'RATE-004',
+    counted.length > 0 && consistent && reachedZero,
+    {
+      kind: 'header',
+      message: 'RateLimit and RateLimit-Policy disagree, or the remaining quota does not fall by one to 0',
+      expected: 'same bucket; r = q - n, down to 0',
+      got: counted
+        .slice(0, 3)
+        .concat(counted.slice(-3))
+        .map((exchange) => ({
+          RateLimit: exchange.response?.headers['ratelimit'] ?? null,
+          'RateLimit-Policy': exchange.response?.headers['ratelimit-policy'] ?? null,
+        })),
+      evidence: counted.slice(-3),
+    },
+    `${counted.length} requests counted down in bucket ${remaining[0]?.bucket}`,
+  );
   if (limited === undefined) {
-    ctx.fail('RATE-001', { kind: 'status', message: `no 429 after ${counted.length} requests`, expected: 429, got: statusOf(counted.at(-1)!), evidence: counted.slice(-3) });
+    ctx.fail('RATE-001', {
+      kind: 'status',
+      message: `no 429 after ${counted.length} requests`,
+      expected: 429,
+      got: statusOf(counted.at(-1)!),
+      evidence: counted.slice(-3),
+    });
     ['RATE-002', 'RATE-003', 'RATE-005'].forEach((requirement) => ctx.skip(requirement, 'the limit was never reached'));
     return;
   }
   const retryAfterText = limited.response?.headers['retry-after'];
   const retryAfter = /^\d+$/.test(retryAfterText ?? '') ? Number(retryAfterText) : undefined;
   if (expectProblem(ctx, 'RATE-001', limited, 429, 'rate-limited', `request ${counted.length + 1}`)) {
-    ctx.expect('RATE-001', retryAfter !== undefined, { kind: 'header', message: 'the 429 has no Retry-After in seconds', expected: 'Retry-After: <seconds>', got: retryAfterText ?? null, evidence: limited }, `Retry-After: ${retryAfterText}`);
+    ctx.expect(
+      'RATE-001',
+      retryAfter !== undefined,
+      {
+        kind: 'header',
+        message: 'the 429 has no Retry-After in seconds',
+        expected: 'Retry-After: <seconds>',
+        got: retryAfterText ?? null,
+        evidence: limited,
+      },
+      `Retry-After: ${retryAfterText}`,
+    );
   }
   const inBody = (jsonOf(limited) as { retry_after_s?: unknown } | undefined)?.retry_after_s;
   if (inBody === undefined) {
     ctx.skip('RATE-005', 'the 429 body does not repeat the wait (retry_after_s is an optional variant)');
   } else {
-    ctx.expect('RATE-005', inBody === retryAfter, { kind: 'problem', message: 'retry_after_s differs from Retry-After', expected: retryAfter ?? null, got: inBody, evidence: limited }, 'retry_after_s equals Retry-After');
+    ctx.expect(
+      'RATE-005',
+      inBody === retryAfter,
+      {
+        kind: 'problem',
+        message: 'retry_after_s differs from Retry-After',
+        expected: retryAfter ?? null,
+        got: inBody,
+        evidence: limited,
+      },
+      'retry_after_s equals Retry-After',
+    );
   }
   if (ctx.httpB === undefined) {
     ctx.skip('RATE-003', 'needs --api-key-b (a key of another workspace)');
   } else {
     const other = await spend(ctx, ctx.httpB);
-    ctx.expect('RATE-003', statusOf(other) !== 429, { kind: 'isolation', message: "the other workspace's key was limited too", expected: 'not 429', got: statusOf(other), evidence: other }, `the other workspace's key answered ${statusOf(other)}`);
+    ctx.expect(
+      'RATE-003',
+      statusOf(other) !== 429,
+      {
+        kind: 'isolation',
+        message: "the other workspace's key was limited too",
+        expected: 'not 429',
+        got: statusOf(other),
+        evidence: other,
+      },
+      `the other workspace's key answered ${statusOf(other)}`,
+    );
   }
   if (retryAfter === undefined) {
     ctx.skip('RATE-002', 'there is no Retry-After to test');
@@ -109,7 +180,21 @@ async function exhaust(ctx: CheckContext): Promise<void> {
   const early = retryAfter >= 2 ? await spend(ctx, ctx.http, path) : undefined;
   await ctx.clock.elapse(retryAfter * 1000 + 250, ctx.signal);
   const after = await spend(ctx, ctx.http, path);
-  ctx.expect('RATE-002', statusOf(after) !== 429 && (early === undefined || statusOf(early) === 429), { kind: 'timing', message: early !== undefined && statusOf(early) !== 429 ? 'a request before Retry-After elapsed was accepted' : `after waiting Retry-After (${retryAfter} s) the request was still limited`, expected: { before: 429, after: 'not 429' }, got: { before: early === undefined ? null : statusOf(early), after: statusOf(after) }, evidence: [limited, ...(early === undefined ? [] : [early]), after] }, `still 429 before, accepted after waiting ${retryAfter} s`);
+  ctx.expect(
+    'RATE-002',
+    statusOf(after) !== 429 && (early === undefined || statusOf(early) === 429),
+    {
+      kind: 'timing',
+      message:
+        early !== undefined && statusOf(early) !== 429
+          ? 'a request before Retry-After elapsed was accepted'
+          : `after waiting Retry-After (${retryAfter} s) the request was still limited`,
+      expected: { before: 429, after: 'not 429' },
+      got: { before: early === undefined ? null : statusOf(early), after: statusOf(after) },
+      evidence: [limited, ...(early === undefined ? [] : [early]), after],
+    },
+    `still 429 before, accepted after waiting ${retryAfter} s`,
+  );
 }
 
 export const rateLimitChecks = [quota];

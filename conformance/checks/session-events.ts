@@ -7,7 +7,16 @@
 import { bodyOf, deliveryEvidence, deliverySchemaProblems } from '../harness/deliveries.js';
 import { jsonOf } from '../harness/exchange.js';
 import type { Delivery } from '../harness/receiver.js';
-import { discard, marker, readSession, sessionIdOf, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import {
+  discard,
+  marker,
+  readSession,
+  sessionIdOf,
+  startBodyA,
+  startSession,
+  terminalStatuses,
+  waitForSession,
+} from '../harness/sessions.js';
 import { causeCancellation, refusalReason, subscribe, type Subscription } from '../harness/subscriptions.js';
 import { statusOf } from './problem-shape.js';
 import { type CheckContext, defineCheck } from './types.js';
@@ -19,10 +28,17 @@ function eventOf(delivery: Delivery): { event: unknown; data: Record<string, unk
 }
 
 /** A subscription to `events`, or `undefined` after skipping `requirements` with the refusal. */
-async function subscribeOrSkip(ctx: CheckContext, events: readonly string[], requirements: readonly string[]): Promise<Subscription | undefined> {
+async function subscribeOrSkip(
+  ctx: CheckContext,
+  events: readonly string[],
+  requirements: readonly string[],
+): Promise<Subscription | undefined> {
   const subscribed = await subscribe(ctx, events);
   if ('refused' in subscribed) {
-    const reason = statusOf(subscribed.refused) === 400 ? `the deployment refuses a subscription to ${events.join(', ')} (400): its event list lacks it` : refusalReason(subscribed.refused);
+    const reason =
+      statusOf(subscribed.refused) === 400
+        ? `the deployment refuses a subscription to ${events.join(', ')} (400): its event list lacks it`
+        : refusalReason(subscribed.refused);
     requirements.forEach((requirement) => ctx.skip(requirement, reason));
     return undefined;
   }
@@ -30,34 +46,79 @@ async function subscribeOrSkip(ctx: CheckContext, events: readonly string[], req
 }
 
 /** Waits for `event` about `sessionId`; the matching delivery, or `undefined` after the session timeout. */
-async function awaitEvent(ctx: CheckContext, subscription: Subscription, event: string, sessionId: string, timeoutMs = ctx.timeouts.sessionMs): Promise<Delivery | undefined> {
-  const matches = (one: Delivery): boolean => eventOf(one).event === event && eventOf(one).data['session_id'] === sessionId;
+async function awaitEvent(
+  ctx: CheckContext,
+  subscription: Subscription,
+  event: string,
+  sessionId: string,
+  timeoutMs = ctx.timeouts.sessionMs,
+): Promise<Delivery | undefined> {
+  const matches = (one: Delivery): boolean =>
+    eventOf(one).event === event && eventOf(one).data['session_id'] === sessionId;
   await subscription.endpoint.waitFor((deliveries) => deliveries.some(matches), timeoutMs, ctx.signal);
   return subscription.endpoint.deliveries().find(matches);
 }
 
 /** Records whether `event` arrived for `sessionId`, valid against the contract and with `expected` data. */
-async function expectEvent(ctx: CheckContext, requirement: string, subscription: Subscription, event: string, sessionId: string, expected: Record<string, (value: unknown) => boolean>, timeoutMs?: number): Promise<void> {
+async function expectEvent(
+  ctx: CheckContext,
+  requirement: string,
+  subscription: Subscription,
+  event: string,
+  sessionId: string,
+  expected: Record<string, (value: unknown) => boolean>,
+  timeoutMs?: number,
+): Promise<void> {
   const delivery = await awaitEvent(ctx, subscription, event, sessionId, timeoutMs);
   if (delivery === undefined) {
-    ctx.fail(requirement, { kind: 'delivery', message: `no ${event} arrived for session ${sessionId}`, expected: event, got: subscription.endpoint.deliveries().map((one) => eventOf(one).event) });
+    ctx.fail(requirement, {
+      kind: 'delivery',
+      message: `no ${event} arrived for session ${sessionId}`,
+      expected: event,
+      got: subscription.endpoint.deliveries().map((one) => eventOf(one).event),
+    });
     return;
   }
   const { data } = eventOf(delivery);
-  const wrong = Object.entries(expected).filter(([name, test]) => !test(data[name])).map(([name]) => name);
+  const wrong = Object.entries(expected)
+    .filter(([name, test]) => !test(data[name]))
+    .map(([name]) => name);
   const problems = deliverySchemaProblems(ctx.contract, delivery);
-  ctx.expect(requirement, wrong.length === 0 && problems.length === 0, { kind: 'delivery', message: `${event} arrived with wrong or missing data (${wrong.join(', ')}) or against its schema`, expected: Object.keys(expected), got: { data, problems }, evidence: deliveryEvidence(ctx.http.config.log, ctx.name, subscription.endpoint.url, delivery) }, `${event} arrived for ${sessionId} with ${Object.keys(expected).join(', ')}`);
+  ctx.expect(
+    requirement,
+    wrong.length === 0 && problems.length === 0,
+    {
+      kind: 'delivery',
+      message: `${event} arrived with wrong or missing data (${wrong.join(', ')}) or against its schema`,
+      expected: Object.keys(expected),
+      got: { data, problems },
+      evidence: deliveryEvidence(ctx.http.config.log, ctx.name, subscription.endpoint.url, delivery),
+    },
+    `${event} arrived for ${sessionId} with ${Object.keys(expected).join(', ')}`,
+  );
 }
 
 /** Real time a delivery may trail one sent after it. */
 const outOfOrderGraceMs = 5_000;
 
-const is = (wanted: unknown) => (value: unknown): boolean => value === wanted;
+const is =
+  (wanted: unknown) =>
+  (value: unknown): boolean =>
+    value === wanted;
 const isText = (value: unknown): boolean => typeof value === 'string' && value !== '';
 
-async function completed(ctx: CheckContext, purpose: string, title = marker(purpose)): Promise<{ id: string; session: Record<string, unknown> }> {
+async function completed(
+  ctx: CheckContext,
+  purpose: string,
+  title = marker(purpose),
+): Promise<{ id: string; session: Record<string, unknown> }> {
   const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, title, 1));
-  const session = await waitForSession(ctx.http, started.id, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
+  const session = await waitForSession(
+    ctx.http,
+    started.id,
+    (body) => terminalStatuses.has(String(body.status)),
+    ctx.timeouts.sessionMs,
+  );
   return { id: started.id, session };
 }
 
@@ -76,7 +137,12 @@ export const created = defineCheck({
     }
     const id = await causeCancellation(ctx);
     await awaitEvent(ctx, subscription, 'session.cancelled', id);
-    await subscription.endpoint.waitFor((deliveries) => deliveries.some((one) => eventOf(one).event === 'session.created' && eventOf(one).data['session_id'] === id), outOfOrderGraceMs, ctx.signal);
+    await subscription.endpoint.waitFor(
+      (deliveries) =>
+        deliveries.some((one) => eventOf(one).event === 'session.created' && eventOf(one).data['session_id'] === id),
+      outOfOrderGraceMs,
+      ctx.signal,
+    );
     await expectEvent(ctx, 'SEVT-001', subscription, 'session.created', id, { session_id: is(id) }, 0);
     await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
   },
@@ -96,10 +162,16 @@ export const continued = defineCheck({
     const { id, session } = await completed(ctx, 'continued event');
     const answer = await ctx.http.post(`/v1/sessions/${id}/continue`, { rounds: 1 });
     if (statusOf(answer) !== 202) {
-      ctx.skip('SEVT-002', `continuing the ${String(session.status)} session answered ${statusOf(answer)} (LIFE-005 judges that)`);
+      ctx.skip(
+        'SEVT-002',
+        `continuing the ${String(session.status)} session answered ${statusOf(answer)} (LIFE-005 judges that)`,
+      );
     } else {
       const next = Number(session['rounds'] ?? session['current_round']) + 1;
-      await expectEvent(ctx, 'SEVT-002', subscription, 'session.continued', id, { session_id: is(id), round_number: is(next) });
+      await expectEvent(ctx, 'SEVT-002', subscription, 'session.continued', id, {
+        session_id: is(id),
+        round_number: is(next),
+      });
     }
     await Promise.all([discard(ctx.http, id), ctx.http.delete(`/v1/webhooks/${subscription.id}`)]);
   },
@@ -116,25 +188,67 @@ export const reconvene = defineCheck({
     const subscription = 'subscription' in subscribed ? subscribed.subscription : undefined;
     const source = await completed(ctx, 'reconvene');
     if (source.session.status !== 'complete') {
-      ['SEVT-003', 'SEVT-004'].forEach((id) => ctx.skip(id, `the source session ended ${String(source.session.status)}, not decided`));
+      ['SEVT-003', 'SEVT-004'].forEach((id) =>
+        ctx.skip(id, `the source session ended ${String(source.session.status)}, not decided`),
+      );
       return;
     }
     const answer = await ctx.http.post(`/v1/sessions/${source.id}/reconvene`, {});
     const newId = sessionIdOf(jsonOf(answer));
-    if (!ctx.expect('SEVT-003', statusOf(answer) === 202 && newId !== undefined && newId !== source.id, { kind: 'status', message: `reconvening a decided session answered ${statusOf(answer)}`, expected: '202 with a new session id', got: jsonOf(answer) ?? statusOf(answer), evidence: answer })) {
+    if (
+      !ctx.expect('SEVT-003', statusOf(answer) === 202 && newId !== undefined && newId !== source.id, {
+        kind: 'status',
+        message: `reconvening a decided session answered ${statusOf(answer)}`,
+        expected: '202 with a new session id',
+        got: jsonOf(answer) ?? statusOf(answer),
+        evidence: answer,
+      })
+    ) {
       ctx.skip('SEVT-004', 'no session was reconvened');
       return;
     }
-    const after = await waitForSession(ctx.http, newId!, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
+    const after = await waitForSession(
+      ctx.http,
+      newId!,
+      (body) => terminalStatuses.has(String(body.status)),
+      ctx.timeouts.sessionMs,
+    );
     const { exchange } = await readSession(ctx.http, newId!);
     const sourceRounds = Number(source.session['rounds']);
-    ctx.expect('SEVT-003', after['source_session_id'] === source.id && after.status === 'complete' && Number(after['current_round']) > sourceRounds, { kind: 'state', message: 'the reconvened session does not name its source, does not continue the round count, or did not run to its end', expected: { source_session_id: source.id, status: 'complete', current_round: `above ${sourceRounds}` }, got: { source_session_id: after['source_session_id'] ?? null, status: after.status, current_round: after['current_round'] ?? null }, evidence: exchange }, `reconvened into ${newId}, which names its source and completed round ${String(after['current_round'])}`);
+    ctx.expect(
+      'SEVT-003',
+      after['source_session_id'] === source.id &&
+        after.status === 'complete' &&
+        Number(after['current_round']) > sourceRounds,
+      {
+        kind: 'state',
+        message:
+          'the reconvened session does not name its source, does not continue the round count, or did not run to its end',
+        expected: { source_session_id: source.id, status: 'complete', current_round: `above ${sourceRounds}` },
+        got: {
+          source_session_id: after['source_session_id'] ?? null,
+          status: after.status,
+          current_round: after['current_round'] ?? null,
+        },
+        evidence: exchange,
+      },
+      `reconvened into ${newId}, which names its source and completed round ${String(after['current_round'])}`,
+    );
     if (subscription === undefined) {
       const refused = 'refused' in subscribed ? subscribed.refused : undefined;
-      ctx.skip('SEVT-004', refused !== undefined && statusOf(refused) === 400 ? 'the deployment refuses a subscription to session.reconvened (400): its event list lacks it' : refusalReason(refused!));
+      ctx.skip(
+        'SEVT-004',
+        refused !== undefined && statusOf(refused) === 400
+          ? 'the deployment refuses a subscription to session.reconvened (400): its event list lacks it'
+          : refusalReason(refused!),
+      );
       return;
     }
-    await expectEvent(ctx, 'SEVT-004', subscription, 'session.reconvened', newId!, { session_id: is(newId), source_session_id: is(source.id), round_number: is(sourceRounds + 1) });
+    await expectEvent(ctx, 'SEVT-004', subscription, 'session.reconvened', newId!, {
+      session_id: is(newId),
+      source_session_id: is(source.id),
+      round_number: is(sourceRounds + 1),
+    });
     await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
   },
 });
@@ -153,9 +267,16 @@ export const failed = defineCheck({
     // The reference server's failure marker (docs/simulator.md); a target without one runs the session normally.
     const { id, session } = await completed(ctx, 'failure', `${marker('failure')} [simulate:upstream_error]`);
     if (session.status !== 'failed') {
-      ctx.skip('SEVT-005', `the session ended ${String(session.status)}: the target offers no way to make a run fail on demand (the reference server fails one whose title holds [simulate:upstream_error])`);
+      ctx.skip(
+        'SEVT-005',
+        `the session ended ${String(session.status)}: the target offers no way to make a run fail on demand (the reference server fails one whose title holds [simulate:upstream_error])`,
+      );
     } else {
-      await expectEvent(ctx, 'SEVT-005', subscription, 'session.failed', id, { session_id: is(id), error_code: isText, error_message: isText });
+      await expectEvent(ctx, 'SEVT-005', subscription, 'session.failed', id, {
+        session_id: is(id),
+        error_code: isText,
+        error_message: isText,
+      });
     }
     await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
   },

@@ -25,13 +25,25 @@ export const metadataUpdate = defineCheck({
     const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('metadata'), 1));
     try {
       const title = marker('metadata renamed');
-      const set = await ctx.http.patch(`/v1/sessions/${started.id}`, { title, metadata: { owner: 'conformance', ticket: 'T-1' } });
+      const set = await ctx.http.patch(`/v1/sessions/${started.id}`, {
+        title,
+        metadata: { owner: 'conformance', ticket: 'T-1' },
+      });
       const { exchange: firstRead, session: first } = await readSession(ctx.http, started.id);
       const firstMetadata = metadataOf(first);
       ctx.expect(
         'LIFE-013',
-        statusOf(set) === 200 && first['title'] === title && firstMetadata['owner'] === 'conformance' && firstMetadata['ticket'] === 'T-1',
-        { kind: 'state', message: `after PATCH (${statusOf(set)}) the session reads title ${JSON.stringify(first['title'])} and metadata ${JSON.stringify(firstMetadata)}`, expected: { status: 200, title, metadata: { owner: 'conformance', ticket: 'T-1' } }, got: { status: statusOf(set), title: first['title'], metadata: firstMetadata }, evidence: [set, firstRead] },
+        statusOf(set) === 200 &&
+          first['title'] === title &&
+          firstMetadata['owner'] === 'conformance' &&
+          firstMetadata['ticket'] === 'T-1',
+        {
+          kind: 'state',
+          message: `after PATCH (${statusOf(set)}) the session reads title ${JSON.stringify(first['title'])} and metadata ${JSON.stringify(firstMetadata)}`,
+          expected: { status: 200, title, metadata: { owner: 'conformance', ticket: 'T-1' } },
+          got: { status: statusOf(set), title: first['title'], metadata: firstMetadata },
+          evidence: [set, firstRead],
+        },
         'the title and both metadata keys read back as set',
       );
       const unset = await ctx.http.patch(`/v1/sessions/${started.id}`, { metadata: { ticket: null } });
@@ -39,8 +51,17 @@ export const metadataUpdate = defineCheck({
       const secondMetadata = metadataOf(second);
       ctx.expect(
         'LIFE-014',
-        statusOf(unset) === 200 && !('ticket' in secondMetadata) && secondMetadata['owner'] === firstMetadata['owner'] && second['title'] === first['title'],
-        { kind: 'state', message: `after PATCH {"metadata":{"ticket":null}} (${statusOf(unset)}) the metadata is ${JSON.stringify(secondMetadata)}`, expected: { ticket: 'absent', owner: firstMetadata['owner'] ?? null, title: first['title'] ?? null }, got: { status: statusOf(unset), metadata: secondMetadata, title: second['title'], body: jsonOf(unset) }, evidence: [unset, secondRead] },
+        statusOf(unset) === 200 &&
+          !('ticket' in secondMetadata) &&
+          secondMetadata['owner'] === firstMetadata['owner'] &&
+          second['title'] === first['title'],
+        {
+          kind: 'state',
+          message: `after PATCH {"metadata":{"ticket":null}} (${statusOf(unset)}) the metadata is ${JSON.stringify(secondMetadata)}`,
+          expected: { ticket: 'absent', owner: firstMetadata['owner'] ?? null, title: first['title'] ?? null },
+          got: { status: statusOf(unset), metadata: secondMetadata, title: second['title'], body: jsonOf(unset) },
+          evidence: [unset, secondRead],
+        },
         'the null key was removed, the other key and the title kept',
       );
     } finally {

@@ -28,14 +28,27 @@ async function sharedSession(ctx: CheckContext, purpose: string): Promise<{ id: 
   return { id: started.id, title };
 }
 
-async function createShare(ctx: CheckContext, sessionId: string, access: 'public' | 'password'): Promise<{ exchange: Exchange; share: ShareBody }> {
-  const exchange = await ctx.http.post(`/v1/sessions/${sessionId}/shares`, access === 'public' ? { access } : { access, password });
-  return { exchange, share: (jsonOf(exchange) ?? {}) };
+async function createShare(
+  ctx: CheckContext,
+  sessionId: string,
+  access: 'public' | 'password',
+): Promise<{ exchange: Exchange; share: ShareBody }> {
+  const exchange = await ctx.http.post(
+    `/v1/sessions/${sessionId}/shares`,
+    access === 'public' ? { access } : { access, password },
+  );
+  return { exchange, share: jsonOf(exchange) ?? {} };
 }
 
-async function listedShares(ctx: CheckContext, sessionId: string): Promise<{ exchanges: Exchange[]; items: ShareBody[] }> {
+async function listedShares(
+  ctx: CheckContext,
+  sessionId: string,
+): Promise<{ exchanges: Exchange[]; items: ShareBody[] }> {
   const walk = await walkList(ctx.http, `/v1/sessions/${sessionId}/shares`, 100, 20);
-  return { exchanges: walk.pages.map((page) => page.exchange), items: walk.pages.flatMap((page) => page.items) as ShareBody[] };
+  return {
+    exchanges: walk.pages.map((page) => page.exchange),
+    items: walk.pages.flatMap((page) => page.items) as ShareBody[],
+  };
 }
 
 export const createAndList = defineCheck({
@@ -49,10 +62,43 @@ export const createAndList = defineCheck({
     const created = [await createShare(ctx, session.id, 'public'), await createShare(ctx, session.id, 'password')];
     const listed = await listedShares(ctx, session.id);
     const expected = [{ access: 'public' }, { access: 'password' }];
-    const ok = created.every(({ exchange, share }, index) => statusOf(exchange) === 201 && share.access === expected[index]!.access && listed.items.some((item) => item.id === share.id));
-    ctx.expect('SHARE-001', ok, { kind: 'state', message: 'a share link was not created with its access, or is not listed', expected: expected.map((one) => ({ status: 201, ...one, listed: true })), got: created.map(({ exchange, share }) => ({ status: statusOf(exchange), access: share.access ?? null, listed: listed.items.some((item) => item.id === share.id) })), evidence: [...created.map(({ exchange }) => exchange), ...listed.exchanges] }, 'a public and a password link created and listed');
-    const shown = [...created.map(({ exchange }) => exchange), ...listed.exchanges].filter((exchange) => exchange.response?.body.includes(password));
-    ctx.expect('SHARE-002', shown.length === 0, { kind: 'leak', message: 'the password of a protected link is returned', expected: 'never returned', got: `${shown.length} answers hold it`, evidence: shown }, 'the password is in no answer');
+    const ok = created.every(
+      ({ exchange, share }, index) =>
+        statusOf(exchange) === 201 &&
+        share.access === expected[index]!.access &&
+        listed.items.some((item) => item.id === share.id),
+    );
+    ctx.expect(
+      'SHARE-001',
+      ok,
+      {
+        kind: 'state',
+        message: 'a share link was not created with its access, or is not listed',
+        expected: expected.map((one) => ({ status: 201, ...one, listed: true })),
+        got: created.map(({ exchange, share }) => ({
+          status: statusOf(exchange),
+          access: share.access ?? null,
+          listed: listed.items.some((item) => item.id === share.id),
+        })),
+        evidence: [...created.map(({ exchange }) => exchange), ...listed.exchanges],
+      },
+      'a public and a password link created and listed',
+    );
+    const shown = [...created.map(({ exchange }) => exchange), ...listed.exchanges].filter((exchange) =>
+      exchange.response?.body.includes(password),
+    );
+    ctx.expect(
+      'SHARE-002',
+      shown.length === 0,
+      {
+        kind: 'leak',
+        message: 'the password of a protected link is returned',
+        expected: 'never returned',
+        got: `${shown.length} answers hold it`,
+        evidence: shown,
+      },
+      'the password is in no answer',
+    );
     await discard(ctx.http, session.id);
   },
 });
@@ -70,14 +116,43 @@ export const revoke = defineCheck({
     const listed = await listedShares(ctx, session.id);
     const inList = listed.items.find((item) => item.id === share.id);
     const revokedAt = (jsonOf(answer) as ShareBody | undefined)?.revoked_at;
-    ctx.expect('SHARE-003', statusOf(answer) === 200 && typeof revokedAt === 'string' && typeof inList?.revoked_at === 'string', { kind: 'state', message: `revoking answered ${statusOf(answer)}; the link is not marked revoked`, expected: { status: 200, revoked_at: 'a timestamp', listed: { revoked_at: 'a timestamp' } }, got: { status: statusOf(answer), revoked_at: revokedAt ?? null, listed: inList ?? null }, evidence: [answer, ...listed.exchanges] }, `revoked at ${String(revokedAt)}`);
-    expectProblem(ctx, 'SHARE-009', await ctx.http.post(`/v1/sessions/${session.id}/shares/${String(share.id)}/revoke`), 409, 'conflict', 'revoking a revoked link');
+    ctx.expect(
+      'SHARE-003',
+      statusOf(answer) === 200 && typeof revokedAt === 'string' && typeof inList?.revoked_at === 'string',
+      {
+        kind: 'state',
+        message: `revoking answered ${statusOf(answer)}; the link is not marked revoked`,
+        expected: { status: 200, revoked_at: 'a timestamp', listed: { revoked_at: 'a timestamp' } },
+        got: { status: statusOf(answer), revoked_at: revokedAt ?? null, listed: inList ?? null },
+        evidence: [answer, ...listed.exchanges],
+      },
+      `revoked at ${String(revokedAt)}`,
+    );
+    expectProblem(
+      ctx,
+      'SHARE-009',
+      await ctx.http.post(`/v1/sessions/${session.id}/shares/${String(share.id)}/revoke`),
+      409,
+      'conflict',
+      'revoking a revoked link',
+    );
     const page = typeof share.url === 'string' ? sharePageOf(ctx, share.url) : undefined;
     if (page === undefined) {
       ctx.skip('SHARE-006', noSharePage);
     } else {
       const opened = await page.open();
-      ctx.expect('SHARE-006', !showsSession(opened, session.title), { kind: 'state', message: 'the revoked link still opens the session', expected: 'the session not shown', got: { status: statusOf(opened) }, evidence: opened }, `the revoked link answers ${statusOf(opened)} without the session`);
+      ctx.expect(
+        'SHARE-006',
+        !showsSession(opened, session.title),
+        {
+          kind: 'state',
+          message: 'the revoked link still opens the session',
+          expected: 'the session not shown',
+          got: { status: statusOf(opened) },
+          evidence: opened,
+        },
+        `the revoked link answers ${statusOf(opened)} without the session`,
+      );
     }
     await discard(ctx.http, session.id);
   },
@@ -97,7 +172,18 @@ export const pagePublic = defineCheck({
       ctx.skip('SHARE-004', noSharePage);
     } else {
       const opened = await page.open();
-      ctx.expect('SHARE-004', showsSession(opened, session.title), { kind: 'state', message: `the public link answered ${statusOf(opened)} without the session`, expected: { status: 200, shows: session.title }, got: { status: statusOf(opened), body: opened.response?.body.slice(0, 300) ?? null }, evidence: opened }, 'the public link shows the session');
+      ctx.expect(
+        'SHARE-004',
+        showsSession(opened, session.title),
+        {
+          kind: 'state',
+          message: `the public link answered ${statusOf(opened)} without the session`,
+          expected: { status: 200, shows: session.title },
+          got: { status: statusOf(opened), body: opened.response?.body.slice(0, 300) ?? null },
+          evidence: opened,
+        },
+        'the public link shows the session',
+      );
     }
     await discard(ctx.http, session.id);
   },
@@ -120,7 +206,27 @@ export const pagePassword = defineCheck({
       const wrong = await page.enter('not-the-password-at-all');
       const right = await page.enter(password);
       const refusedWrong = (statusOf(wrong) ?? 0) >= 400 && !showsSession(wrong, session.title);
-      ctx.expect('SHARE-005', !showsSession(asked, session.title) && refusedWrong && showsSession(right, session.title), { kind: 'state', message: 'the protected link showed the session without the right password, refused a wrong one with no error, or did not open with the right one', expected: { withoutPassword: 'not shown', wrongPassword: 'a 4xx without the session', rightPassword: '200 with the session' }, got: { withoutPassword: showsSession(asked, session.title) ? 'shown' : statusOf(asked), wrongPassword: showsSession(wrong, session.title) ? 'shown' : statusOf(wrong), rightPassword: showsSession(right, session.title) ? 'shown' : statusOf(right) }, evidence: [asked, wrong, right] }, 'nothing without the password, a wrong one refused, the right one opens');
+      ctx.expect(
+        'SHARE-005',
+        !showsSession(asked, session.title) && refusedWrong && showsSession(right, session.title),
+        {
+          kind: 'state',
+          message:
+            'the protected link showed the session without the right password, refused a wrong one with no error, or did not open with the right one',
+          expected: {
+            withoutPassword: 'not shown',
+            wrongPassword: 'a 4xx without the session',
+            rightPassword: '200 with the session',
+          },
+          got: {
+            withoutPassword: showsSession(asked, session.title) ? 'shown' : statusOf(asked),
+            wrongPassword: showsSession(wrong, session.title) ? 'shown' : statusOf(wrong),
+            rightPassword: showsSession(right, session.title) ? 'shown' : statusOf(right),
+          },
+          evidence: [asked, wrong, right],
+        },
+        'nothing without the password, a wrong one refused, the right one opens',
+      );
     }
     await discard(ctx.http, session.id);
   },
@@ -136,11 +242,19 @@ export const shareEvents = defineCheck({
     const [created, viewed] = [await watchEvent(ctx, 'share.created'), await watchEvent(ctx, 'share.viewed')];
     const session = await sharedSession(ctx, 'share events');
     const { share } = await createShare(ctx, session.id, 'public');
-    const ofShare = (data: Record<string, unknown>) => data['share_id'] === share.id && data['session_id'] === session.id;
+    const ofShare = (data: Record<string, unknown>) =>
+      data['share_id'] === share.id && data['session_id'] === session.id;
     if ('skip' in created) {
       ctx.skip('SHARE-007', created.skip);
     } else {
-      await expectEvent(ctx, 'SHARE-007', created.subscription, 'share.created', ofShare, `share link ${String(share.id)}`);
+      await expectEvent(
+        ctx,
+        'SHARE-007',
+        created.subscription,
+        'share.created',
+        ofShare,
+        `share link ${String(share.id)}`,
+      );
     }
     const page = typeof share.url === 'string' ? sharePageOf(ctx, share.url) : undefined;
     if ('skip' in viewed || page === undefined) {
@@ -148,10 +262,38 @@ export const shareEvents = defineCheck({
     } else {
       const views = [await page.open(), await page.open()];
       // Views may be sampled: at least one event, never more than the views, each counting no further than them.
-      const deliveries = await expectEvent(ctx, 'SHARE-008', viewed.subscription, 'share.viewed', ofShare, `two views of ${String(share.id)}`);
-      const counts = deliveries.map((delivery) => (JSON.parse(delivery.rawBody.toString('utf8')) as { data: { view_count?: unknown } }).data.view_count);
+      const deliveries = await expectEvent(
+        ctx,
+        'SHARE-008',
+        viewed.subscription,
+        'share.viewed',
+        ofShare,
+        `two views of ${String(share.id)}`,
+      );
+      const counts = deliveries.map(
+        (delivery) =>
+          (JSON.parse(delivery.rawBody.toString('utf8')) as { data: { view_count?: unknown } }).data.view_count,
+      );
       const listed = (await listedShares(ctx, session.id)).items.find((item) => item.id === share.id);
-      ctx.expect('SHARE-008', deliveries.length <= views.length && counts.every((count) => Number.isInteger(count) && (count as number) >= 1 && (count as number) <= views.length) && listed?.view_count === views.length, { kind: 'delivery', message: 'share.viewed came more often than the link was viewed, or the views are miscounted', expected: { events: `1 to ${views.length}`, view_count: `1 to ${views.length} in each, ${views.length} in the list` }, got: { events: deliveries.length, view_counts: counts, listed: listed?.view_count ?? null }, evidence: views }, `${deliveries.length} share.viewed for ${views.length} views, counted ${String(listed?.view_count)}`);
+      ctx.expect(
+        'SHARE-008',
+        deliveries.length <= views.length &&
+          counts.every(
+            (count) => Number.isInteger(count) && (count as number) >= 1 && (count as number) <= views.length,
+          ) &&
+          listed?.view_count === views.length,
+        {
+          kind: 'delivery',
+          message: 'share.viewed came more often than the link was viewed, or the views are miscounted',
+          expected: {
+            events: `1 to ${views.length}`,
+            view_count: `1 to ${views.length} in each, ${views.length} in the list`,
+          },
+          got: { events: deliveries.length, view_counts: counts, listed: listed?.view_count ?? null },
+          evidence: views,
+        },
+        `${deliveries.length} share.viewed for ${views.length} views, counted ${String(listed?.view_count)}`,
+      );
     }
     for (const watch of [created, viewed]) {
       if ('subscription' in watch) {
@@ -186,7 +328,18 @@ export const passwordGuesses = defineCheck({
           wrong.push(await page.enter(`wrong-guess-${index}`));
         }
         const right = await page.enter(password);
-        ctx.expect('SHARE-010', !showsSession(right, session.title), { kind: 'state', message: `after ${guesses} wrong passwords the right one still opened the link at once`, expected: 'every password refused until the window ends', got: { wrong: wrong.map(statusOf), right: statusOf(right) }, evidence: [...wrong.slice(-2), right] }, `after ${guesses} wrong passwords even the right one was refused (${statusOf(right)})`);
+        ctx.expect(
+          'SHARE-010',
+          !showsSession(right, session.title),
+          {
+            kind: 'state',
+            message: `after ${guesses} wrong passwords the right one still opened the link at once`,
+            expected: 'every password refused until the window ends',
+            got: { wrong: wrong.map(statusOf), right: statusOf(right) },
+            evidence: [...wrong.slice(-2), right],
+          },
+          `after ${guesses} wrong passwords even the right one was refused (${statusOf(right)})`,
+        );
       }
       await discard(ctx.http, session.id);
     });

@@ -19,7 +19,11 @@ export const cancelledEnd = defineCheck({
   requirements: ['SSE-008'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('stream cancelled'), 10));
+    const started = await startSession(
+      ctx.http,
+      ctx.contract,
+      startBodyA(ctx.target.synths, marker('stream cancelled'), 10),
+    );
     const cancelled = await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     if (statusOf(cancelled) !== 200) {
       ctx.skip('SSE-008', `the session ended before it could be cancelled (cancel answered ${statusOf(cancelled)})`);
@@ -39,7 +43,19 @@ export const cancelledEnd = defineCheck({
     ctx.expect(
       'SSE-008',
       reading.ended === 'terminal' && last?.event === 'session.cancelled' && reconciled,
-      { kind: 'sequence', message: `the stream of a cancelled session ended ${reading.ended === 'terminal' ? 'with' : `by ${reading.ended}, last`} ${last?.event ?? 'no event'}`, expected: { last: 'session.cancelled', data: { credits_charged: session['credits_charged'] ?? 'an integer', credits_refunded: session['credits_refunded'] ?? 'an integer' } }, got: { ended: reading.ended, last: last?.event ?? null, data: last?.data ?? null }, evidence: [cancelled, ...reading.connections.map((connection) => connection.exchange)] },
+      {
+        kind: 'sequence',
+        message: `the stream of a cancelled session ended ${reading.ended === 'terminal' ? 'with' : `by ${reading.ended}, last`} ${last?.event ?? 'no event'}`,
+        expected: {
+          last: 'session.cancelled',
+          data: {
+            credits_charged: session['credits_charged'] ?? 'an integer',
+            credits_refunded: session['credits_refunded'] ?? 'an integer',
+          },
+        },
+        got: { ended: reading.ended, last: last?.event ?? null, data: last?.data ?? null },
+        evidence: [cancelled, ...reading.connections.map((connection) => connection.exchange)],
+      },
       `the stream replayed ${events.length} events and ended with session.cancelled, credits reconciled`,
     );
   },
@@ -58,14 +74,20 @@ export const failedEnd = defineCheck({
   requirements: ['SSE-009'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(ctx.http, ctx.contract, { ...startBodyA(ctx.target.synths, marker('stream failed'), 2), title: failingTitle('stream failed') });
+    const started = await startSession(ctx.http, ctx.contract, {
+      ...startBodyA(ctx.target.synths, marker('stream failed'), 2),
+      title: failingTitle('stream failed'),
+    });
     const reading = await openStream(ctx, started.id);
     const events = sentEventsOf(reading);
     const last = events.at(-1);
     if (reading.ended === 'terminal' && last?.event !== 'session.failed') {
       const { session } = await readSession(ctx.http, started.id);
       if (session['status'] !== 'failed') {
-        ctx.skip('SSE-009', `the run ended ${String(session['status'])}: the target offers no way to make a run fail on demand (the reference server fails one whose title holds [simulate:upstream_error])`);
+        ctx.skip(
+          'SSE-009',
+          `the run ended ${String(session['status'])}: the target offers no way to make a run fail on demand (the reference server fails one whose title holds [simulate:upstream_error])`,
+        );
         return;
       }
     }
@@ -77,8 +99,17 @@ export const failedEnd = defineCheck({
     }
     ctx.expect(
       'SSE-009',
-      reading.ended === 'terminal' && last?.event === 'session.failed' && typeof data['error_code'] === 'string' && typeof data['error_message'] === 'string',
-      { kind: 'sequence', message: `the stream of a failed run ended ${reading.ended === 'terminal' ? 'with' : `by ${reading.ended}, last`} ${last?.event ?? 'no event'}`, expected: { last: 'session.failed', data: { error_code: 'a string', error_message: 'a string' } }, got: { ended: reading.ended, last: last?.event ?? null, data: last?.data ?? null }, evidence: reading.connections.map((connection) => connection.exchange) },
+      reading.ended === 'terminal' &&
+        last?.event === 'session.failed' &&
+        typeof data['error_code'] === 'string' &&
+        typeof data['error_message'] === 'string',
+      {
+        kind: 'sequence',
+        message: `the stream of a failed run ended ${reading.ended === 'terminal' ? 'with' : `by ${reading.ended}, last`} ${last?.event ?? 'no event'}`,
+        expected: { last: 'session.failed', data: { error_code: 'a string', error_message: 'a string' } },
+        got: { ended: reading.ended, last: last?.event ?? null, data: last?.data ?? null },
+        evidence: reading.connections.map((connection) => connection.exchange),
+      },
       `the stream ended with session.failed (${String(data['error_code'])})`,
     );
   },

@@ -18,7 +18,10 @@ const rounds = 2;
 function summarySchemaPointer(contract: Contract): string {
   const operation = contract.operation('GET', '/v1/sessions/x/summary')!;
   const response = resolve(contract.document, childPointer(operation.pointer, 'responses', '200'));
-  return childPointer(resolve(contract.document, childPointer(response.pointer, 'content', 'text/event-stream')).pointer, 'schema');
+  return childPointer(
+    resolve(contract.document, childPointer(response.pointer, 'content', 'text/event-stream')).pointer,
+    'schema',
+  );
 }
 
 function read(ctx: CheckContext, id: string, lastEventId?: string): Promise<StreamReading> {
@@ -41,8 +44,13 @@ function badData(ctx: CheckContext, reading: StreamReading): unknown[] {
   return reading.events.flatMap((event) => {
     const data = dataSchemaOf(ctx.contract, pointer, event.type);
     try {
-      const result = data === undefined ? { valid: false, errors: [] } : ctx.contract.validator.validate(data, JSON.parse(event.data));
-      return result.valid ? [] : [{ event: event.type, errors: result.errors.map((error) => `${error.instancePath} ${error.message ?? ''}`) }];
+      const result =
+        data === undefined
+          ? { valid: false, errors: [] }
+          : ctx.contract.validator.validate(data, JSON.parse(event.data));
+      return result.valid
+        ? []
+        : [{ event: event.type, errors: result.errors.map((error) => `${error.instancePath} ${error.message ?? ''}`) }];
     } catch {
       return [{ event: event.type, errors: ['data is not JSON'] }];
     }
@@ -69,19 +77,57 @@ export const summaryRun = defineCheck({
   requirements: ['SUMM-001', 'SUMM-002', 'SUMM-003'],
   preconditions: ['live'],
   async run(ctx) {
-    const session = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('summary'), rounds));
+    const session = await startSession(
+      ctx.http,
+      ctx.contract,
+      startBodyA(ctx.target.synths, marker('summary'), rounds),
+    );
     const reading = await read(ctx, session.id);
     const first = reading.connections[0]?.exchange;
     const evidence = reading.connections.map((connection) => connection.exchange);
-    const isStream = first?.response?.status === 200 && mediaTypeOf(first.response.headers['content-type']) === 'text/event-stream';
+    const isStream =
+      first?.response?.status === 200 && mediaTypeOf(first.response.headers['content-type']) === 'text/event-stream';
     const bad = badData(ctx, reading);
-    ctx.expect('SUMM-001', isStream && reading.events.length > 0 && bad.length === 0, { kind: isStream ? 'schema' : 'media-type', message: isStream ? 'the summary stream sent no events, or data the contract does not describe' : 'the summary stream did not open as text/event-stream', expected: 'text/event-stream with summary events matching the contract', got: isStream ? bad : { status: first?.response?.status, contentType: first?.response?.headers['content-type'] }, evidence }, `${reading.events.length} summary events matching the contract`);
+    ctx.expect(
+      'SUMM-001',
+      isStream && reading.events.length > 0 && bad.length === 0,
+      {
+        kind: isStream ? 'schema' : 'media-type',
+        message: isStream
+          ? 'the summary stream sent no events, or data the contract does not describe'
+          : 'the summary stream did not open as text/event-stream',
+        expected: 'text/event-stream with summary events matching the contract',
+        got: isStream
+          ? bad
+          : { status: first?.response?.status, contentType: first?.response?.headers['content-type'] },
+        evidence,
+      },
+      `${reading.events.length} summary events matching the contract`,
+    );
 
-    const updates = reading.events.filter((event) => event.type === 'summary.update').map((event) => (JSON.parse(event.data) as { round?: unknown }).round);
+    const updates = reading.events
+      .filter((event) => event.type === 'summary.update')
+      .map((event) => (JSON.parse(event.data) as { round?: unknown }).round);
     const finals = reading.events.filter((event) => event.type === 'summary.final');
-    const inOrder = updates.length >= rounds && updates.every((round, index) => index === 0 || (round as number) >= (updates[index - 1] as number)) && Array.from({ length: rounds }, (_, index) => index + 1).every((round) => updates.includes(round));
-    const ended = finals.length === 1 && reading.events.at(-1)?.type === 'summary.final' && (await closes(ctx, session.id));
-    ctx.expect('SUMM-002', inOrder && ended, { kind: 'sequence', message: 'the summary stream missed a round, went out of order, or did not end with one summary.final and close', expected: { updates: `rounds 1 to ${rounds} in order`, last: 'summary.final', closes: true }, got: { updates, events: reading.events.map((event) => event.type) }, evidence }, `updates for rounds ${updates.join(', ')}, then summary.final, then closed`);
+    const inOrder =
+      updates.length >= rounds &&
+      updates.every((round, index) => index === 0 || (round as number) >= (updates[index - 1] as number)) &&
+      Array.from({ length: rounds }, (_, index) => index + 1).every((round) => updates.includes(round));
+    const ended =
+      finals.length === 1 && reading.events.at(-1)?.type === 'summary.final' && (await closes(ctx, session.id));
+    ctx.expect(
+      'SUMM-002',
+      inOrder && ended,
+      {
+        kind: 'sequence',
+        message:
+          'the summary stream missed a round, went out of order, or did not end with one summary.final and close',
+        expected: { updates: `rounds 1 to ${rounds} in order`, last: 'summary.final', closes: true },
+        got: { updates, events: reading.events.map((event) => event.type) },
+        evidence,
+      },
+      `updates for rounds ${updates.join(', ')}, then summary.final, then closed`,
+    );
 
     const from = reading.events[0]?.lastEventId;
     if (from === undefined || from === '') {
@@ -91,7 +137,18 @@ export const summaryRun = defineCheck({
     const resumed = await read(ctx, session.id, from);
     const expected = reading.events.slice(1).map((event) => `${event.lastEventId}:${event.type}`);
     const got = resumed.events.map((event) => `${event.lastEventId}:${event.type}`);
-    ctx.expect('SUMM-003', JSON.stringify(got) === JSON.stringify(expected), { kind: 'sequence', message: `resumed from id ${from}, the stream lost or repeated events`, expected, got, evidence: resumed.connections.map((connection) => connection.exchange) }, `resumed from id ${from}: the ${got.length} later events, none repeated`);
+    ctx.expect(
+      'SUMM-003',
+      JSON.stringify(got) === JSON.stringify(expected),
+      {
+        kind: 'sequence',
+        message: `resumed from id ${from}, the stream lost or repeated events`,
+        expected,
+        got,
+        evidence: resumed.connections.map((connection) => connection.exchange),
+      },
+      `resumed from id ${from}: the ${got.length} later events, none repeated`,
+    );
   },
 });
 

@@ -28,25 +28,81 @@ export const conversation = defineCheck({
     const http = await ownWorkspaceOrShared(ctx);
     const [synth = 'cfo', other = 'skeptic'] = ctx.target.synths;
     const before = await readCredits(http);
-    const first = await http.post('/v1/synths/chat', { synth, message: 'What payback period would you accept for a 5% price rise?' });
+    const first = await http.post('/v1/synths/chat', {
+      synth,
+      message: 'What payback period would you accept for a 5% price rise?',
+    });
     const reply = (jsonOf(first) ?? {}) as Reply;
-    ctx.expect('CHAT-001', statusOf(first) === 200 && reply.synth === synth && typeof reply.reply === 'string' && reply.reply !== '', { kind: 'state', message: `the chat answered ${statusOf(first)} without a reply from ${synth}`, expected: { status: 200, synth, reply: 'a string' }, got: jsonOf(first) ?? statusOf(first), evidence: first }, `${synth} replied`);
+    ctx.expect(
+      'CHAT-001',
+      statusOf(first) === 200 && reply.synth === synth && typeof reply.reply === 'string' && reply.reply !== '',
+      {
+        kind: 'state',
+        message: `the chat answered ${statusOf(first)} without a reply from ${synth}`,
+        expected: { status: 200, synth, reply: 'a string' },
+        got: jsonOf(first) ?? statusOf(first),
+        evidence: first,
+      },
+      `${synth} replied`,
+    );
     if (typeof reply.conversation_id !== 'string') {
       ctx.skip('CHAT-002', 'the first reply carries no conversation_id');
     } else {
-      const next = await http.post('/v1/synths/chat', { synth, message: 'And if churn doubles?', conversation_id: reply.conversation_id });
+      const next = await http.post('/v1/synths/chat', {
+        synth,
+        message: 'And if churn doubles?',
+        conversation_id: reply.conversation_id,
+      });
       const again = (jsonOf(next) ?? {}) as Reply;
-      ctx.expect('CHAT-002', statusOf(next) === 200 && again.conversation_id === reply.conversation_id && again.synth === synth, { kind: 'state', message: 'a message with the conversation_id did not continue the conversation', expected: { status: 200, conversation_id: reply.conversation_id, synth }, got: jsonOf(next) ?? statusOf(next), evidence: next }, `the conversation ${reply.conversation_id} went on`);
-      expectProblem(ctx, 'CHAT-002', await http.post('/v1/synths/chat', { synth: other, message: 'Do you agree?', conversation_id: reply.conversation_id }), 409, 'conflict', `the conversation of ${synth} sent to ${other}`);
+      ctx.expect(
+        'CHAT-002',
+        statusOf(next) === 200 && again.conversation_id === reply.conversation_id && again.synth === synth,
+        {
+          kind: 'state',
+          message: 'a message with the conversation_id did not continue the conversation',
+          expected: { status: 200, conversation_id: reply.conversation_id, synth },
+          got: jsonOf(next) ?? statusOf(next),
+          evidence: next,
+        },
+        `the conversation ${reply.conversation_id} went on`,
+      );
+      expectProblem(
+        ctx,
+        'CHAT-002',
+        await http.post('/v1/synths/chat', {
+          synth: other,
+          message: 'Do you agree?',
+          conversation_id: reply.conversation_id,
+        }),
+        409,
+        'conflict',
+        `the conversation of ${synth} sent to ${other}`,
+      );
     }
     const after = await readCredits(http);
     const fresh = newEntries(before, after);
     if (fresh === undefined || !Number.isInteger(reply.credits_charged)) {
-      ctx.skip('CHAT-003', fresh === undefined ? 'more ledger entries than one page arrived meanwhile' : 'the reply reports no credits_charged');
+      ctx.skip(
+        'CHAT-003',
+        fresh === undefined
+          ? 'more ledger entries than one page arrived meanwhile'
+          : 'the reply reports no credits_charged',
+      );
       return;
     }
     const chats = fresh.filter((entry) => entry.kind === 'chat');
-    ctx.expect('CHAT-003', chats.some((entry) => entry.credits === -(reply.credits_charged as number)), { kind: 'state', message: "the turn's credits_charged is not a chat entry of the ledger", expected: { kind: 'chat', credits: -(reply.credits_charged as number) }, got: fresh, evidence: [first, after.exchange] }, `the turn's ${String(reply.credits_charged)} credits are a chat entry of the ledger`);
+    ctx.expect(
+      'CHAT-003',
+      chats.some((entry) => entry.credits === -(reply.credits_charged as number)),
+      {
+        kind: 'state',
+        message: "the turn's credits_charged is not a chat entry of the ledger",
+        expected: { kind: 'chat', credits: -(reply.credits_charged as number) },
+        got: fresh,
+        evidence: [first, after.exchange],
+      },
+      `the turn's ${String(reply.credits_charged)} credits are a chat entry of the ledger`,
+    );
   },
 });
 

@@ -19,7 +19,8 @@ const synthCaps: Readonly<Record<string, number>> = { free: 3, pro: 5, max: 8, u
 
 /** A lineup of `size` distinct Synths of the library (the published slugs when the library is not known). */
 function lineup(synths: readonly string[], size: number): string[] {
-  const library = synths.length >= size ? synths : Array.from({ length: size }, (_, index) => synths[index] ?? `synth_${index + 1}`);
+  const library =
+    synths.length >= size ? synths : Array.from({ length: size }, (_, index) => synths[index] ?? `synth_${index + 1}`);
   return library.slice(0, size);
 }
 
@@ -31,9 +32,15 @@ export const belowUltraCheck = defineCheck({
   preconditions: ['live'],
   async run(ctx) {
     // Without test control, the tiers below Ultra that --tier-key names.
-    const tiers = ctx.target.control !== undefined ? ['pro', 'max'] : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
+    const tiers =
+      ctx.target.control !== undefined
+        ? ['pro', 'max']
+        : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
     if (tiers.length === 0) {
-      ctx.skip('TIER-001', 'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one');
+      ctx.skip(
+        'TIER-001',
+        'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one',
+      );
       return;
     }
     for (const tier of tiers) {
@@ -42,7 +49,14 @@ export const belowUltraCheck = defineCheck({
         ctx.skip('TIER-001', key);
         return;
       }
-      expectProblem(ctx, 'TIER-001', await key.http.get('/v1/sessions', { query: { limit: 1 } }), 403, 'tier-required', `GET /v1/sessions with a ${tier} key`);
+      expectProblem(
+        ctx,
+        'TIER-001',
+        await key.http.get('/v1/sessions', { query: { limit: 1 } }),
+        403,
+        'tier-required',
+        `GET /v1/sessions with a ${tier} key`,
+      );
       const started = await key.http.post('/v1/sessions', startBodyA(ctx.target.synths, marker(`${tier} tier`), 1));
       expectProblem(ctx, 'TIER-001', started, 403, 'tier-required', `a start with a ${tier} key`);
       await discard(key.http, sessionIdOf(jsonOf(started)) ?? 'none');
@@ -57,9 +71,15 @@ export const synthCapsCheck = defineCheck({
   requirements: ['TIER-002'],
   preconditions: ['live'],
   async run(ctx) {
-    const below = ctx.target.control !== undefined ? belowUltra : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
+    const below =
+      ctx.target.control !== undefined
+        ? belowUltra
+        : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
     if (below.length === 0) {
-      ctx.skip('TIER-002', 'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one');
+      ctx.skip(
+        'TIER-002',
+        'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one',
+      );
       return;
     }
     for (const tier of [...below, 'ultra']) {
@@ -70,13 +90,30 @@ export const synthCapsCheck = defineCheck({
       }
       const cap = synthCaps[tier]!;
       if (tier !== 'ultra') {
-        const above = await key.http.post('/v1/sessions', { ...startBodyA(ctx.target.synths, marker(`${tier} cap`), 1), synths: lineup(ctx.target.synths, cap + 1) });
+        const above = await key.http.post('/v1/sessions', {
+          ...startBodyA(ctx.target.synths, marker(`${tier} cap`), 1),
+          synths: lineup(ctx.target.synths, cap + 1),
+        });
         expectProblem(ctx, 'TIER-002', above, 403, 'tier-required', `a lineup of ${cap + 1} with a ${tier} key`);
         await discard(key.http, sessionIdOf(jsonOf(above)) ?? 'none');
         continue;
       }
-      const atCap = await key.http.post('/v1/sessions', { ...startBodyA(ctx.target.synths, marker('ultra cap'), 1), synths: lineup(ctx.target.synths, cap) });
-      ctx.expect('TIER-002', statusOf(atCap) === 202, { kind: 'status', message: `a lineup of ${cap} with an ultra key answered ${statusOf(atCap)}`, expected: 202, got: jsonOf(atCap) ?? statusOf(atCap), evidence: atCap }, `a lineup of ${cap} with an ultra key was accepted`);
+      const atCap = await key.http.post('/v1/sessions', {
+        ...startBodyA(ctx.target.synths, marker('ultra cap'), 1),
+        synths: lineup(ctx.target.synths, cap),
+      });
+      ctx.expect(
+        'TIER-002',
+        statusOf(atCap) === 202,
+        {
+          kind: 'status',
+          message: `a lineup of ${cap} with an ultra key answered ${statusOf(atCap)}`,
+          expected: 202,
+          got: jsonOf(atCap) ?? statusOf(atCap),
+          evidence: atCap,
+        },
+        `a lineup of ${cap} with an ultra key was accepted`,
+      );
       await discard(key.http, sessionIdOf(jsonOf(atCap)) ?? 'none');
     }
   },
@@ -90,13 +127,35 @@ export const creditsTier = defineCheck({
   preconditions: ['live'],
   async run(ctx) {
     const credits = await readCredits(ctx.http);
-    ctx.expect('TIER-003', credits.tier === 'ultra' || credits.tier === 'enterprise', { kind: 'state', message: `the API serves a key whose workspace GET /credits says is on ${String(credits.tier)}`, expected: ['ultra', 'enterprise'], got: credits.tier ?? null, evidence: credits.exchange }, `the workspace is on ${String(credits.tier)}`);
+    ctx.expect(
+      'TIER-003',
+      credits.tier === 'ultra' || credits.tier === 'enterprise',
+      {
+        kind: 'state',
+        message: `the API serves a key whose workspace GET /credits says is on ${String(credits.tier)}`,
+        expected: ['ultra', 'enterprise'],
+        got: credits.tier ?? null,
+        evidence: credits.exchange,
+      },
+      `the workspace is on ${String(credits.tier)}`,
+    );
     const key = await provisionKey(ctx, { tier: 'enterprise' });
     if (typeof key === 'string') {
       return;
     }
     const named = await readCredits(key.http);
-    ctx.expect('TIER-003', named.tier === 'enterprise', { kind: 'state', message: `an enterprise workspace's GET /credits says ${String(named.tier)}`, expected: 'enterprise', got: named.tier ?? null, evidence: named.exchange }, 'an enterprise workspace is named enterprise');
+    ctx.expect(
+      'TIER-003',
+      named.tier === 'enterprise',
+      {
+        kind: 'state',
+        message: `an enterprise workspace's GET /credits says ${String(named.tier)}`,
+        expected: 'enterprise',
+        got: named.tier ?? null,
+        evidence: named.exchange,
+      },
+      'an enterprise workspace is named enterprise',
+    );
   },
 });
 

@@ -54,12 +54,21 @@ export const pinEcho = defineCheck({
   preconditions: ['live'],
   async run(ctx) {
     for (const version of ctx.contract.apiVersions) {
-      const exchange = await ctx.http.get('/v1/sessions', { query: { limit: 1 }, headers: { 'X-Service-API-Version': version } });
+      const exchange = await ctx.http.get('/v1/sessions', {
+        query: { limit: 1 },
+        headers: { 'X-Service-API-Version': version },
+      });
       const got = exchange.response?.headers[versionHeader];
       ctx.expect(
         'VER-002',
         exchange.response?.status === 200 && got === version,
-        { kind: 'header', message: `pinned ${version}, answered as ${got ?? 'no version'}`, expected: version, got: { status: exchange.response?.status, version: got ?? null }, evidence: exchange },
+        {
+          kind: 'header',
+          message: `pinned ${version}, answered as ${got ?? 'no version'}`,
+          expected: version,
+          got: { status: exchange.response?.status, version: got ?? null },
+          evidence: exchange,
+        },
         `pinned ${version}, answered as ${version}`,
       );
     }
@@ -74,7 +83,10 @@ export const unknownVersion = defineCheck({
   preconditions: ['live'],
   async run(ctx) {
     for (const version of ['1999-01-01', 'v1']) {
-      const exchange = await ctx.http.get('/v1/sessions', { query: { limit: 1 }, headers: { 'X-Service-API-Version': version } });
+      const exchange = await ctx.http.get('/v1/sessions', {
+        query: { limit: 1 },
+        headers: { 'X-Service-API-Version': version },
+      });
       expectProblem(ctx, 'VER-003', exchange, 400, 'invalid-request', `pinned ${version}`);
     }
   },
@@ -88,16 +100,27 @@ export const pinnedBehaviour = defineCheck({
   preconditions: ['live'],
   async run(ctx) {
     if (!mapsVersions(ctx.profile)) {
-      ctx.skip('VER-004', `profile ${ctx.profile.name} accepts every start variant under every version; use --profile reference to require the version mapping`);
+      ctx.skip(
+        'VER-004',
+        `profile ${ctx.profile.name} accepts every start variant under every version; use --profile reference to require the version mapping`,
+      );
       return;
     }
     for (const version of Object.keys(ctx.profile.startResponseA).filter((key) => key !== '*')) {
-      const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths), { 'X-Service-API-Version': version });
+      const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths), {
+        'X-Service-API-Version': version,
+      });
       const accepted = acceptedStartA(ctx.profile, version);
       ctx.expect(
         'VER-004',
         started.variant !== undefined && accepted.includes(started.variant),
-        { kind: 'variant', message: `a lineup start pinned to ${version} answered variant ${started.variant ?? 'none'}`, expected: accepted, got: started.variant ?? jsonOf(started.exchange), evidence: started.exchange },
+        {
+          kind: 'variant',
+          message: `a lineup start pinned to ${version} answered variant ${started.variant ?? 'none'}`,
+          expected: accepted,
+          got: started.variant ?? jsonOf(started.exchange),
+          evidence: started.exchange,
+        },
         `a lineup start pinned to ${version} answered ${started.variant}`,
       );
       await discard(ctx.http, started.id);
@@ -122,7 +145,13 @@ export const healthVersion = defineCheck({
     ctx.expect(
       'VER-005',
       reported === header,
-      { kind: 'header', message: 'the health body and header name different versions', expected: header ?? null, got: reported, evidence: exchange },
+      {
+        kind: 'header',
+        message: 'the health body and header name different versions',
+        expected: header ?? null,
+        got: reported,
+        evidence: exchange,
+      },
       `health reports ${JSON.stringify(reported)} in body and header`,
     );
   },

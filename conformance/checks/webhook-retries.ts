@@ -11,7 +11,13 @@ import { pageOf } from '../harness/pages.js';
 import type { RetryScheduleName } from '../harness/profiles.js';
 import type { Delivery } from '../harness/receiver.js';
 import { marker } from '../harness/sessions.js';
-import { causeCancellation, refusalReason, subscribe, type Subscription, targetTimeOf } from '../harness/subscriptions.js';
+import {
+  causeCancellation,
+  refusalReason,
+  subscribe,
+  type Subscription,
+  targetTimeOf,
+} from '../harness/subscriptions.js';
 import { statusOf } from './problem-shape.js';
 import { delay } from '../harness/http.js';
 import { type CheckContext, defineCheck } from './types.js';
@@ -37,7 +43,11 @@ type Schedule = NonNullable<Subscription['retrySchedule']>;
 
 function scheduleName(schedule: Schedule): RetryScheduleName | undefined {
   const waits = schedule.waits_minutes.join(',');
-  return waits === '1,5,15,60' && schedule.max_attempts === 5 ? 'four-waits' : waits === '1,5,15,60,240' && schedule.max_attempts === 6 ? 'five-waits' : undefined;
+  return waits === '1,5,15,60' && schedule.max_attempts === 5
+    ? 'four-waits'
+    : waits === '1,5,15,60,240' && schedule.max_attempts === 6
+      ? 'five-waits'
+      : undefined;
 }
 
 /** The waits before each retry, in target milliseconds. */
@@ -55,7 +65,12 @@ interface Attempt {
 }
 
 /** Waits (briefly) until the listing shows `count` attempts, so no jump of the clock overtakes one in flight. */
-async function settled(ctx: CheckContext, subscription: Subscription, count: number, deliveryId?: string): Promise<void> {
+async function settled(
+  ctx: CheckContext,
+  subscription: Subscription,
+  count: number,
+  deliveryId?: string,
+): Promise<void> {
   for (let tries = 0; tries < 40; tries++) {
     const exchange = await ctx.http.get(`/v1/webhooks/${subscription.id}/deliveries`, { query: { limit: 100 } });
     const items = pageOf(exchange).items as Attempt[];
@@ -66,9 +81,15 @@ async function settled(ctx: CheckContext, subscription: Subscription, count: num
   }
 }
 
-async function attemptsOf(ctx: CheckContext, subscription: Subscription, deliveryId: string | undefined): Promise<{ attempts: Attempt[]; exchange: Awaited<ReturnType<CheckContext['http']['get']>> }> {
+async function attemptsOf(
+  ctx: CheckContext,
+  subscription: Subscription,
+  deliveryId: string | undefined,
+): Promise<{ attempts: Attempt[]; exchange: Awaited<ReturnType<CheckContext['http']['get']>> }> {
   const exchange = await ctx.http.get(`/v1/webhooks/${subscription.id}/deliveries`, { query: { limit: 100 } });
-  const attempts = (pageOf(exchange).items as Attempt[]).filter((item) => item.delivery_id === deliveryId).sort((a, b) => a.attempt - b.attempt);
+  const attempts = (pageOf(exchange).items as Attempt[])
+    .filter((item) => item.delivery_id === deliveryId)
+    .sort((a, b) => a.attempt - b.attempt);
   return { attempts, exchange };
 }
 
@@ -82,7 +103,9 @@ export const retrySchedule = defineCheck({
   async run(ctx) {
     const failing = await subscribe(ctx, ['session.cancelled'], 503);
     if ('refused' in failing) {
-      ['HOOK-008', 'HOOK-010', 'HOOK-013'].forEach((requirement) => ctx.skip(requirement, refusalReason(failing.refused)));
+      ['HOOK-008', 'HOOK-010', 'HOOK-013'].forEach((requirement) =>
+        ctx.skip(requirement, refusalReason(failing.refused)),
+      );
       return;
     }
     const recovering = await subscribe(ctx, ['session.cancelled'], (_, index) => (index === 0 ? 500 : 204));
@@ -98,15 +121,37 @@ export const retrySchedule = defineCheck({
 async function run(ctx: CheckContext, failing: Subscription, recovering: Subscription | undefined): Promise<void> {
   const schedule = failing.retrySchedule ?? ctx.target.announced.retrySchedule;
   if (schedule === undefined) {
-    ['HOOK-008', 'HOOK-010', 'HOOK-013'].forEach((requirement) => ctx.skip(requirement, 'neither the subscription nor the health probe names a retry schedule'));
+    ['HOOK-008', 'HOOK-010', 'HOOK-013'].forEach((requirement) =>
+      ctx.skip(requirement, 'neither the subscription nor the health probe names a retry schedule'),
+    );
     return;
   }
   const name = scheduleName(schedule);
-  ctx.expect('HOOK-008', name !== undefined && ctx.profile.retrySchedules.includes(name), { kind: 'variant', message: `the subscription follows ${name ?? 'an unpublished schedule'}`, expected: ctx.profile.retrySchedules, got: schedule, evidence: failing.exchange }, `the subscription follows the ${name} schedule`);
+  ctx.expect(
+    'HOOK-008',
+    name !== undefined && ctx.profile.retrySchedules.includes(name),
+    {
+      kind: 'variant',
+      message: `the subscription follows ${name ?? 'an unpublished schedule'}`,
+      expected: ctx.profile.retrySchedules,
+      got: schedule,
+      evidence: failing.exchange,
+    },
+    `the subscription follows the ${name} schedule`,
+  );
   await causeCancellation(ctx);
-  const first = await failing.endpoint.waitFor((deliveries) => deliveries.length >= 1, ctx.timeouts.sessionMs, ctx.signal);
+  const first = await failing.endpoint.waitFor(
+    (deliveries) => deliveries.length >= 1,
+    ctx.timeouts.sessionMs,
+    ctx.signal,
+  );
   if (!first) {
-    ctx.fail('HOOK-008', { kind: 'delivery', message: 'the first attempt never arrived', expected: 'a delivery of session.cancelled', got: 0 });
+    ctx.fail('HOOK-008', {
+      kind: 'delivery',
+      message: 'the first attempt never arrived',
+      expected: 'a delivery of session.cancelled',
+      got: 0,
+    });
     return;
   }
   const deliveryId = header(failing.endpoint.deliveries()[0]!, deliveryHeaders.deliveryId);
@@ -118,7 +163,10 @@ async function run(ctx: CheckContext, failing: Subscription, recovering: Subscri
     const realWait = ctx.clock.controllable ? paceRealMs : ctx.clock.realMs(waitMs);
     if (!ctx.clock.controllable && realWait * 1.3 > budget) {
       complete = false;
-      ctx.skip('HOOK-008', `${ctx.clock.known ? `at the target's fixed time scale ${ctx.clock.scale()}` : 'target has no time control:'} the retry after ${waitMs / minute} min would take ${Math.round(realWait / 1000)} s of real time`);
+      ctx.skip(
+        'HOOK-008',
+        `${ctx.clock.known ? `at the target's fixed time scale ${ctx.clock.scale()}` : 'target has no time control:'} the retry after ${waitMs / minute} min would take ${Math.round(realWait / 1000)} s of real time`,
+      );
       break;
     }
     budget -= realWait;
@@ -134,9 +182,21 @@ async function run(ctx: CheckContext, failing: Subscription, recovering: Subscri
       await settled(ctx, failing, index + 1, deliveryId);
       await ctx.clock.elapse(Math.max(0, waitMs - slackMs), ctx.signal);
     }
-    const arrived = await failing.endpoint.waitFor((deliveries) => deliveries.length >= index + 2, ctx.clock.realMs(ctx.clock.controllable ? slackMs : waitMs) * 2 + 2_000, ctx.signal);
+    const arrived = await failing.endpoint.waitFor(
+      (deliveries) => deliveries.length >= index + 2,
+      ctx.clock.realMs(ctx.clock.controllable ? slackMs : waitMs) * 2 + 2_000,
+      ctx.signal,
+    );
     if (!arrived) {
-      ctx.fail('HOOK-008', { kind: 'delivery', message: `attempt ${index + 2} did not arrive after the ${waitMs / minute}-minute wait`, expected: schedule.max_attempts, got: failing.endpoint.deliveries().length, evidence: failing.endpoint.deliveries().map((one) => deliveryEvidence(ctx.http.config.log, ctx.name, failing.endpoint.url, one)) });
+      ctx.fail('HOOK-008', {
+        kind: 'delivery',
+        message: `attempt ${index + 2} did not arrive after the ${waitMs / minute}-minute wait`,
+        expected: schedule.max_attempts,
+        got: failing.endpoint.deliveries().length,
+        evidence: failing.endpoint
+          .deliveries()
+          .map((one) => deliveryEvidence(ctx.http.config.log, ctx.name, failing.endpoint.url, one)),
+      });
       complete = false;
       break;
     }
@@ -151,21 +211,59 @@ async function run(ctx: CheckContext, failing: Subscription, recovering: Subscri
       await failing.endpoint.waitFor(() => false, ctx.clock.realMs(lastWait * 1.5), ctx.signal);
     }
     const extra = failing.endpoint.deliveries().length > schedule.max_attempts;
-    ctx.expect('HOOK-008', !extra, { kind: 'delivery', message: 'an attempt arrived after the schedule was used up', expected: schedule.max_attempts, got: failing.endpoint.deliveries().length }, `no attempt after the ${schedule.max_attempts}th`);
+    ctx.expect(
+      'HOOK-008',
+      !extra,
+      {
+        kind: 'delivery',
+        message: 'an attempt arrived after the schedule was used up',
+        expected: schedule.max_attempts,
+        got: failing.endpoint.deliveries().length,
+      },
+      `no attempt after the ${schedule.max_attempts}th`,
+    );
   }
   const { attempts, exchange } = await attemptsOf(ctx, failing, deliveryId);
   checkMeasuredWaits(ctx, attempts, waits, paces, exchange, complete, schedule);
   checkResigning(ctx, failing, complete);
   if (recovering === undefined || !complete) {
-    ctx.skip('HOOK-010', recovering === undefined ? 'the target refused the second subscription' : 'the schedule could not be followed in real time');
+    ctx.skip(
+      'HOOK-010',
+      recovering === undefined
+        ? 'the target refused the second subscription'
+        : 'the schedule could not be followed in real time',
+    );
     return;
   }
   const answered = recovering.endpoint.deliveries().map((one) => one.answered);
-  ctx.expect('HOOK-010', answered.length === 2 && answered[1] === 204, { kind: 'delivery', message: 'a delivery answered 204 was retried, or never retried after its 500', expected: [500, 204], got: answered, evidence: recovering.endpoint.deliveries().map((one) => deliveryEvidence(ctx.http.config.log, ctx.name, recovering.endpoint.url, one)) }, 'answered 500 then 204: retried once, then complete');
+  ctx.expect(
+    'HOOK-010',
+    answered.length === 2 && answered[1] === 204,
+    {
+      kind: 'delivery',
+      message: 'a delivery answered 204 was retried, or never retried after its 500',
+      expected: [500, 204],
+      got: answered,
+      evidence: recovering.endpoint
+        .deliveries()
+        .map((one) => deliveryEvidence(ctx.http.config.log, ctx.name, recovering.endpoint.url, one)),
+    },
+    'answered 500 then 204: retried once, then complete',
+  );
 }
 
-function checkMeasuredWaits(ctx: CheckContext, attempts: Attempt[], waits: number[], paces: number[], exchange: Awaited<ReturnType<CheckContext['http']['get']>>, complete: boolean, schedule: Schedule): void {
-  const measured = attempts.slice(1).map((attempt, index) => Date.parse(attempt.attempted_at) - Date.parse(attempts[index]!.attempted_at));
+function checkMeasuredWaits(
+  ctx: CheckContext,
+  attempts: Attempt[],
+  waits: number[],
+  paces: number[],
+  exchange: Awaited<ReturnType<CheckContext['http']['get']>>,
+  complete: boolean,
+  schedule: Schedule,
+): void {
+  const measured = attempts
+    .slice(1)
+    .map((attempt, index) => Date.parse(attempt.attempted_at) - Date.parse(attempts[index]!.attempted_at));
   const wrong = measured.flatMap((gap, index) => {
     const expected = waits[index];
     const pace = paces[index];
@@ -173,14 +271,54 @@ function checkMeasuredWaits(ctx: CheckContext, attempts: Attempt[], waits: numbe
       return [];
     }
     const tolerance = expected * 0.2 + jitterRealMs * pace;
-    return Math.abs(gap - expected) <= tolerance ? [] : [{ attempt: index + 2, waitedMinutes: +(gap / minute).toFixed(2), expectedMinutes: expected / minute }];
+    return Math.abs(gap - expected) <= tolerance
+      ? []
+      : [{ attempt: index + 2, waitedMinutes: +(gap / minute).toFixed(2), expectedMinutes: expected / minute }];
   });
-  const scheduled = attempts.slice(0, -1).every((attempt) => attempt.status === 'retry_scheduled' && attempt.next_retry_at !== null);
+  const scheduled = attempts
+    .slice(0, -1)
+    .every((attempt) => attempt.status === 'retry_scheduled' && attempt.next_retry_at !== null);
   const lastOk = !complete || (attempts.length === schedule.max_attempts && attempts.at(-1)?.status === 'exhausted');
-  ctx.expect('HOOK-008', wrong.length === 0 && scheduled && lastOk && attempts.length >= paces.length + 1, { kind: 'timing', message: 'the attempts listed do not follow the schedule', expected: { waitsMinutes: waits.map((wait) => wait / minute), lastStatus: complete ? 'exhausted' : 'retry_scheduled' }, got: { wrong, attempts: attempts.map(({ attempt, status, attempted_at, next_retry_at }) => ({ attempt, status, attempted_at, next_retry_at })) }, evidence: exchange }, `${attempts.length} attempts listed, waits ${measured.map((gap) => (gap / minute).toFixed(1)).join(', ')} min`);
+  ctx.expect(
+    'HOOK-008',
+    wrong.length === 0 && scheduled && lastOk && attempts.length >= paces.length + 1,
+    {
+      kind: 'timing',
+      message: 'the attempts listed do not follow the schedule',
+      expected: {
+        waitsMinutes: waits.map((wait) => wait / minute),
+        lastStatus: complete ? 'exhausted' : 'retry_scheduled',
+      },
+      got: {
+        wrong,
+        attempts: attempts.map(({ attempt, status, attempted_at, next_retry_at }) => ({
+          attempt,
+          status,
+          attempted_at,
+          next_retry_at,
+        })),
+      },
+      evidence: exchange,
+    },
+    `${attempts.length} attempts listed, waits ${measured.map((gap) => (gap / minute).toFixed(1)).join(', ')} min`,
+  );
   if (!complete && attempts.length === 1) {
-    const planned = attempts[0]!.next_retry_at === null ? Number.NaN : Date.parse(attempts[0]!.next_retry_at) - Date.parse(attempts[0]!.attempted_at);
-    ctx.expect('HOOK-008', Math.abs(planned - (waits[0] ?? 0)) <= (waits[0] ?? 0) * 0.2, { kind: 'timing', message: 'the first retry is not scheduled after the first wait', expected: (waits[0] ?? 0) / minute, got: planned / minute, evidence: exchange }, `the first retry is scheduled ${(planned / minute).toFixed(1)} min after the first attempt`);
+    const planned =
+      attempts[0]!.next_retry_at === null
+        ? Number.NaN
+        : Date.parse(attempts[0]!.next_retry_at) - Date.parse(attempts[0]!.attempted_at);
+    ctx.expect(
+      'HOOK-008',
+      Math.abs(planned - (waits[0] ?? 0)) <= (waits[0] ?? 0) * 0.2,
+      {
+        kind: 'timing',
+        message: 'the first retry is not scheduled after the first wait',
+        expected: (waits[0] ?? 0) / minute,
+        got: planned / minute,
+        evidence: exchange,
+      },
+      `the first retry is scheduled ${(planned / minute).toFixed(1)} min after the first attempt`,
+    );
   }
 }
 
@@ -194,15 +332,38 @@ function checkResigning(ctx: CheckContext, failing: Subscription, complete: bool
   const stamps = deliveries.map((one) => Number(header(one, deliveryHeaders.timestamp)));
   // Timestamps are whole wall-clock seconds, so on a sped-up target two attempts may be signed within one
   // second: they must never go back, and must move on between attempts that arrived two seconds apart.
-  const apart = deliveries.flatMap((one, index) => (index > 0 && one.receivedAt - deliveries[index - 1]!.receivedAt >= resignGapMs ? [index] : []));
-  const increasing = stamps.every((stamp, index) => index === 0 || stamp >= stamps[index - 1]!) && apart.every((index) => stamps[index]! > stamps[index - 1]!);
+  const apart = deliveries.flatMap((one, index) =>
+    index > 0 && one.receivedAt - deliveries[index - 1]!.receivedAt >= resignGapMs ? [index] : [],
+  );
+  const increasing =
+    stamps.every((stamp, index) => index === 0 || stamp >= stamps[index - 1]!) &&
+    apart.every((index) => stamps[index]! > stamps[index - 1]!);
   if (apart.length === 0) {
-    ctx.skip('HOOK-013', 'no two attempts arrived two seconds apart, so their whole-second timestamps cannot show a new signing');
+    ctx.skip(
+      'HOOK-013',
+      'no two attempts arrived two seconds apart, so their whole-second timestamps cannot show a new signing',
+    );
   }
   const signed = deliveries.every((one) => signatureValid(one, failing.secret));
   // The published envelope counts attempts in `delivery_attempt`; everything else stays the same.
   const sameBody = new Set(deliveries.map(deliveryContent)).size === 1;
-  ctx.expect('HOOK-013', ids.size === 1 && increasing && signed && sameBody, { kind: 'signature', message: 'the retries change their delivery id or body, or are not signed anew', expected: { deliveryIds: 1, timestamps: 'never decreasing, and later two seconds on', signatures: 'valid', body: 'unchanged' }, got: { deliveryIds: [...ids], timestamps: stamps, signaturesValid: signed, sameBody }, evidence: deliveries.map((one) => deliveryEvidence(ctx.http.config.log, ctx.name, failing.endpoint.url, one)) }, `${deliveries.length} attempts share one delivery id, each signed anew`);
+  ctx.expect(
+    'HOOK-013',
+    ids.size === 1 && increasing && signed && sameBody,
+    {
+      kind: 'signature',
+      message: 'the retries change their delivery id or body, or are not signed anew',
+      expected: {
+        deliveryIds: 1,
+        timestamps: 'never decreasing, and later two seconds on',
+        signatures: 'valid',
+        body: 'unchanged',
+      },
+      got: { deliveryIds: [...ids], timestamps: stamps, signaturesValid: signed, sameBody },
+      evidence: deliveries.map((one) => deliveryEvidence(ctx.http.config.log, ctx.name, failing.endpoint.url, one)),
+    },
+    `${deliveries.length} attempts share one delivery id, each signed anew`,
+  );
 }
 
 export const pause = defineCheck({
@@ -215,23 +376,35 @@ export const pause = defineCheck({
   async run(ctx) {
     const subscribed = await subscribe(ctx, ['session.cancelled'], 503);
     if ('refused' in subscribed) {
-      ['HOOK-009', 'HOOK-014', 'HOOK-018'].forEach((requirement) => ctx.skip(requirement, refusalReason(subscribed.refused)));
+      ['HOOK-009', 'HOOK-014', 'HOOK-018'].forEach((requirement) =>
+        ctx.skip(requirement, refusalReason(subscribed.refused)),
+      );
       return;
     }
     const { subscription } = subscribed;
     // A second subscription, made at the unversioned path, fails alike and is re-enabled there (HOOK-018).
-    const unversioned = statusOf(await ctx.http.get('/webhooks', { query: { limit: 1 } })) === 404 ? undefined : await create(ctx, '/webhooks', marker('pause, unversioned'), ['session.cancelled'], 503);
+    const unversioned =
+      statusOf(await ctx.http.get('/webhooks', { query: { limit: 1 } })) === 404
+        ? undefined
+        : await create(ctx, '/webhooks', marker('pause, unversioned'), ['session.cancelled'], 503);
     try {
-      const schedule = subscription.retrySchedule ?? ctx.target.announced.retrySchedule ?? { waits_minutes: [1, 5, 15, 60, 240], max_attempts: 6 };
+      const schedule = subscription.retrySchedule ??
+        ctx.target.announced.retrySchedule ?? { waits_minutes: [1, 5, 15, 60, 240], max_attempts: 6 };
       const spanMs = waitsOf(schedule).reduce((sum, wait) => sum + wait, 0);
       if (!ctx.clock.controllable && !ctx.clock.fits(spanMs * 1.2, realBudgetMs)) {
-        ['HOOK-009', 'HOOK-014'].forEach((requirement) => ctx.skip(requirement, `10 failed deliveries need ${spanMs / minute} minutes of the target's time, which its clock (time scale ${ctx.clock.scale()}) cannot pass in ${realBudgetMs / 1000} s`));
+        ['HOOK-009', 'HOOK-014'].forEach((requirement) =>
+          ctx.skip(
+            requirement,
+            `10 failed deliveries need ${spanMs / minute} minutes of the target's time, which its clock (time scale ${ctx.clock.scale()}) cannot pass in ${realBudgetMs / 1000} s`,
+          ),
+        );
         return;
       }
       for (let index = 0; index < 10; index++) {
         await causeCancellation(ctx);
       }
-      const distinct = (): number => new Set(subscription.endpoint.deliveries().map((one) => header(one, deliveryHeaders.deliveryId))).size;
+      const distinct = (): number =>
+        new Set(subscription.endpoint.deliveries().map((one) => header(one, deliveryHeaders.deliveryId))).size;
       await subscription.endpoint.waitFor(() => distinct() >= 10, ctx.timeouts.sessionMs, ctx.signal);
       // The ten first attempts are spread over a little target time; each later round of attempts is too.
       const toTarget = await targetTimeOf(ctx);
@@ -243,29 +416,71 @@ export const pause = defineCheck({
         await settled(ctx, subscription, 10 * (round + 1));
         // Fast-forward to just before a round falls due, then run at normal speed until it is over.
         await ctx.clock.elapse(Math.max(0, earliest + due - slackMs - (await ctx.clock.now())), ctx.signal);
-        await ctx.clock.elapse(Math.max(0, latest + due + slackMs - (await ctx.clock.now())), ctx.signal, ctx.clock.scale());
+        await ctx.clock.elapse(
+          Math.max(0, latest + due + slackMs - (await ctx.clock.now())),
+          ctx.signal,
+          ctx.clock.scale(),
+        );
       }
       // The last attempts may still be on the wire when the clock gets there.
       let read = await ctx.http.get(`/v1/webhooks/${subscription.id}`);
-      for (let tries = 0; tries < 20 && (jsonOf(read) as { status?: unknown } | undefined)?.status !== 'paused'; tries++) {
+      for (
+        let tries = 0;
+        tries < 20 && (jsonOf(read) as { status?: unknown } | undefined)?.status !== 'paused';
+        tries++
+      ) {
         await subscription.endpoint.waitFor(() => false, 100, ctx.signal);
         read = await ctx.http.get(`/v1/webhooks/${subscription.id}`);
       }
       const state = (jsonOf(read) ?? {}) as { status?: unknown; consecutive_failures?: unknown; paused_at?: unknown };
       const attempts = subscription.endpoint.deliveries().length;
-      ctx.expect('HOOK-009', state.status === 'paused' && state.consecutive_failures === 10 && typeof state.paused_at === 'string', { kind: 'state', message: `after 10 failed deliveries (${attempts} attempts received) the subscription is ${String(state.status)}`, expected: { status: 'paused', consecutive_failures: 10, paused_at: 'a timestamp' }, got: state, evidence: read }, `paused after 10 failed deliveries (${attempts} attempts received)`);
+      ctx.expect(
+        'HOOK-009',
+        state.status === 'paused' && state.consecutive_failures === 10 && typeof state.paused_at === 'string',
+        {
+          kind: 'state',
+          message: `after 10 failed deliveries (${attempts} attempts received) the subscription is ${String(state.status)}`,
+          expected: { status: 'paused', consecutive_failures: 10, paused_at: 'a timestamp' },
+          got: state,
+          evidence: read,
+        },
+        `paused after 10 failed deliveries (${attempts} attempts received)`,
+      );
       const before = subscription.endpoint.deliveries().length;
       await causeCancellation(ctx);
       await ctx.clock.elapse(2 * minute, ctx.signal, ctx.clock.scale());
       const after = subscription.endpoint.deliveries().length;
-      ctx.expect('HOOK-009', after === before, { kind: 'delivery', message: 'a paused subscription still received a delivery', expected: before, got: after }, 'nothing was delivered while paused');
+      ctx.expect(
+        'HOOK-009',
+        after === before,
+        { kind: 'delivery', message: 'a paused subscription still received a delivery', expected: before, got: after },
+        'nothing was delivered while paused',
+      );
       const enabled = await ctx.http.post(`/v1/webhooks/${subscription.id}/enable`);
       const enabledState = (jsonOf(enabled) ?? {}) as { status?: unknown; consecutive_failures?: unknown };
       subscription.endpoint.answerWith(200);
       await causeCancellation(ctx);
       // A cancellation is delivered at once; a few seconds are plenty for a subscription that resumed.
-      const resumed = await subscription.endpoint.waitFor((deliveries) => deliveries.slice(after).some((one) => one.answered === 200), 5_000, ctx.signal);
-      ctx.expect('HOOK-014', enabled.response?.status === 200 && enabledState.status === 'active' && enabledState.consecutive_failures === 0 && resumed, { kind: 'state', message: 're-enabling did not reset the breaker and resume deliveries', expected: { status: 'active', consecutive_failures: 0, delivered: true }, got: { ...enabledState, delivered: resumed }, evidence: enabled }, 're-enabled: active, breaker reset, deliveries resumed');
+      const resumed = await subscription.endpoint.waitFor(
+        (deliveries) => deliveries.slice(after).some((one) => one.answered === 200),
+        5_000,
+        ctx.signal,
+      );
+      ctx.expect(
+        'HOOK-014',
+        enabled.response?.status === 200 &&
+          enabledState.status === 'active' &&
+          enabledState.consecutive_failures === 0 &&
+          resumed,
+        {
+          kind: 'state',
+          message: 're-enabling did not reset the breaker and resume deliveries',
+          expected: { status: 'active', consecutive_failures: 0, delivered: true },
+          got: { ...enabledState, delivered: resumed },
+          evidence: enabled,
+        },
+        're-enabled: active, breaker reset, deliveries resumed',
+      );
       await reenableUnversioned(ctx, unversioned);
     } finally {
       await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
@@ -277,23 +492,44 @@ export const pause = defineCheck({
 });
 
 /** HOOK-018: the subscription made at `/webhooks` paused with the first; re-enabled at `/webhooks/{id}/enable`. */
-async function reenableUnversioned(ctx: CheckContext, unversioned: Awaited<ReturnType<typeof create>> | undefined): Promise<void> {
+async function reenableUnversioned(
+  ctx: CheckContext,
+  unversioned: Awaited<ReturnType<typeof create>> | undefined,
+): Promise<void> {
   if (unversioned === undefined) {
     ctx.skip('HOOK-018', 'the target does not serve the unversioned /webhooks paths (GET /webhooks answered 404)');
     return;
   }
   if ('refused' in unversioned) {
-    ctx.fail('HOOK-018', { kind: 'status', message: `POST /webhooks answered ${statusOf(unversioned.refused)}`, expected: 201, got: statusOf(unversioned.refused), evidence: unversioned.refused });
+    ctx.fail('HOOK-018', {
+      kind: 'status',
+      message: `POST /webhooks answered ${statusOf(unversioned.refused)}`,
+      expected: 201,
+      got: statusOf(unversioned.refused),
+      evidence: unversioned.refused,
+    });
     return;
   }
   const paused = await ctx.http.get(`/v1/webhooks/${unversioned.id}`);
   const enabled = await ctx.http.post(`/webhooks/${unversioned.id}/enable`);
   const read = await ctx.http.get(`/v1/webhooks/${unversioned.id}`);
-  const [before, after] = [(jsonOf(paused) ?? {}) as { status?: unknown }, (jsonOf(read) ?? {}) as { status?: unknown; consecutive_failures?: unknown }];
+  const [before, after] = [
+    (jsonOf(paused) ?? {}) as { status?: unknown },
+    (jsonOf(read) ?? {}) as { status?: unknown; consecutive_failures?: unknown },
+  ];
   ctx.expect(
     'HOOK-018',
-    before.status === 'paused' && statusOf(enabled) === 200 && after.status === 'active' && after.consecutive_failures === 0,
-    { kind: 'state', message: `a subscription ${String(before.status)} after 10 failed deliveries, re-enabled at /webhooks/{id}/enable (${statusOf(enabled)}), reads ${String(after.status)} at /v1/webhooks/{id}`, expected: { before: 'paused', enable: 200, after: { status: 'active', consecutive_failures: 0 } }, got: { before: before.status, enable: statusOf(enabled), after }, evidence: [paused, enabled, read] },
+    before.status === 'paused' &&
+      statusOf(enabled) === 200 &&
+      after.status === 'active' &&
+      after.consecutive_failures === 0,
+    {
+      kind: 'state',
+      message: `a subscription ${String(before.status)} after 10 failed deliveries, re-enabled at /webhooks/{id}/enable (${statusOf(enabled)}), reads ${String(after.status)} at /v1/webhooks/{id}`,
+      expected: { before: 'paused', enable: 200, after: { status: 'active', consecutive_failures: 0 } },
+      got: { before: before.status, enable: statusOf(enabled), after },
+      evidence: [paused, enabled, read],
+    },
     'paused alike, and re-enabled at /webhooks/{id}/enable: active, breaker reset',
   );
 }

@@ -62,11 +62,16 @@ export async function controlledClock(control: TestControl): Promise<TargetClock
     scale: () => scale,
     now: async () => (await control.clock()).now,
     realMs: (targetMs) => targetMs / scale,
-    fits: (targetMs, budget, ceiling = maxScale) => targetMs / (controllable ? Math.max(scale, ceiling) : scale) <= budget,
+    fits: (targetMs, budget, ceiling = maxScale) =>
+      targetMs / (controllable ? Math.max(scale, ceiling) : scale) <= budget,
     async elapse(targetMs, signal, ceiling = maxScale) {
       const target = (await control.clock()).now + targetMs;
       if (!controllable) {
-        for (let now = (await control.clock()).now; now < target && signal?.aborted !== true; now = (await control.clock()).now) {
+        for (
+          let now = (await control.clock()).now;
+          now < target && signal?.aborted !== true;
+          now = (await control.clock()).now
+        ) {
           await delay(Math.max(1, Math.min(stepRealMs, (target - now) / scale)), signal);
         }
         return;
@@ -83,7 +88,7 @@ export async function controlledClock(control: TestControl): Promise<TargetClock
       // Each step runs the clock fast enough to cover a sixth of what remains in `stepRealMs`, then stops
       // it back to its normal speed and reads it in the same request, so request latency is not
       // multiplied; a step overshoots only if it takes six times its real time (a very busy machine).
-      for (let now = (await control.clock()).now; now < target && signal?.aborted !== true; ) {
+      for (let now = (await control.clock()).now; now < target && signal?.aborted !== true;) {
         const remaining = target - now;
         const fast = Math.min(ceiling, Math.max(scale, remaining / 6 / stepRealMs));
         await control.setTimeScale(fast);

@@ -16,7 +16,12 @@ export interface CompletedSession {
 export async function completedSession(ctx: CheckContext, purpose: string): Promise<CompletedSession> {
   const title = marker(purpose);
   const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, title, 1));
-  const session = await waitForSession(ctx.http, started.id, (body) => terminalStatuses.has(String(body.status)), ctx.timeouts.sessionMs);
+  const session = await waitForSession(
+    ctx.http,
+    started.id,
+    (body) => terminalStatuses.has(String(body.status)),
+    ctx.timeouts.sessionMs,
+  );
   if (session.status !== 'complete') {
     throw new SetupFailure(`session ${started.id} ended ${String(session.status)}, not complete`);
   }

@@ -85,7 +85,15 @@ export function createCheckContext(
       }
       return condition;
     },
-    skip: (requirement, reason, remedy) => observe({ requirement, check: check.name, outcome: 'skip', message: reason, remedy: remedy ?? remedyFor(requirement, check.category), evidence: [] }),
+    skip: (requirement, reason, remedy) =>
+      observe({
+        requirement,
+        check: check.name,
+        outcome: 'skip',
+        message: reason,
+        remedy: remedy ?? remedyFor(requirement, check.category),
+        evidence: [],
+      }),
     note,
   };
 }

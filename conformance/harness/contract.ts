@@ -71,7 +71,10 @@ export function buildContract(document: Readonly<OpenApiDocument>): Contract {
     routes,
     problemTypes: catalog.types,
     problemBaseUri: catalog.base_uri,
-    apiVersions: [versions.current, ...versions.supported.map(({ version }) => version).filter((v) => v !== versions.current)],
+    apiVersions: [
+      versions.current,
+      ...versions.supported.map(({ version }) => version).filter((v) => v !== versions.current),
+    ],
     route,
     operation: (method, path) => route(path)?.operations.get(method.toUpperCase()),
   };

@@ -9,7 +9,13 @@ import type { ResponseObject } from '../../src/contract/openapi-objects.js';
 import { listOperations } from '../../src/contract/operations.js';
 import { childPointer, resolve } from '../../src/contract/pointer.js';
 import { parseEventStream } from '../../src/contract/sse.js';
-import { alternativeKinds, coverageMap, type CoverageKind, type ItemKind, notExpectedInAConformingRun } from '../requirements/coverage.js';
+import {
+  alternativeKinds,
+  coverageMap,
+  type CoverageKind,
+  type ItemKind,
+  notExpectedInAConformingRun,
+} from '../requirements/coverage.js';
 import { type Contract, pathRelativeTo } from './contract.js';
 import { type Exchange, jsonOf, mediaTypeOf } from './exchange.js';
 import { startVariantOf } from './sessions.js';
@@ -112,10 +118,17 @@ export function documentedStreamEvents(contract: Contract): string[] {
       if (media?.schema === undefined) {
         continue;
       }
-      const schema = resolve<{ oneOf?: unknown[] }>(contract.document, childPointer(response.pointer, 'content', 'text/event-stream', 'schema'));
-      const branches = schema.node.oneOf === undefined ? [schema.pointer] : schema.node.oneOf.map((_, index) => childPointer(schema.pointer, 'oneOf', index));
+      const schema = resolve<{ oneOf?: unknown[] }>(
+        contract.document,
+        childPointer(response.pointer, 'content', 'text/event-stream', 'schema'),
+      );
+      const branches =
+        schema.node.oneOf === undefined
+          ? [schema.pointer]
+          : schema.node.oneOf.map((_, index) => childPointer(schema.pointer, 'oneOf', index));
       for (const pointer of branches) {
-        const name = resolve<{ properties?: { event?: { const?: unknown } } }>(contract.document, pointer).node.properties?.event?.const;
+        const name = resolve<{ properties?: { event?: { const?: unknown } } }>(contract.document, pointer).node
+          .properties?.event?.const;
         if (typeof name === 'string') {
           names.add(name);
         }
@@ -132,7 +145,14 @@ function deliveredEvent(delivery: ReceivedDelivery): string | undefined {
     return `legacy.${legacy}`;
   }
   const body = jsonOfText(delivery.body);
-  return delivery.headers['x-service-event'] ?? (typeof body?.['event'] === 'string' ? body['event'] : typeof body?.['type'] === 'string' ? body['type'] : undefined);
+  return (
+    delivery.headers['x-service-event'] ??
+    (typeof body?.['event'] === 'string'
+      ? body['event']
+      : typeof body?.['type'] === 'string'
+        ? body['type']
+        : undefined)
+  );
 }
 
 /** The envelope form of a delivery body: the seed's (`event`, `data`) or the published one (`id`, `type`, `data`). */
@@ -141,13 +161,19 @@ function envelopeOf(delivery: ReceivedDelivery): string | undefined {
   if (body === undefined || delivery.headers['x-mcp-event'] !== undefined) {
     return undefined;
   }
-  return typeof body['event'] === 'string' ? 'seed' : typeof body['type'] === 'string' && typeof body['id'] === 'string' ? 'published' : 'unrecognised';
+  return typeof body['event'] === 'string'
+    ? 'seed'
+    : typeof body['type'] === 'string' && typeof body['id'] === 'string'
+      ? 'published'
+      : 'unrecognised';
 }
 
 function jsonOfText(text: string): Record<string, unknown> | undefined {
   try {
     const value = JSON.parse(text) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -169,7 +195,14 @@ function isSuccess(exchange: Exchange): boolean {
 export function computeCoverage({ contract, baseUrl, exchanges, deliveries }: CoverageInput): Coverage {
   const entries = listOperations(contract.document).filter((entry) => entry.source === 'paths');
   const calls = new Map<string, { calls: number; statuses: Record<string, number>; checks: Set<string> }>();
-  const tallies = { startRequest: new Tally(), startResponse: new Tally(), envelope: new Tally(), problem: new Tally(), webhook: new Tally(), stream: new Tally() };
+  const tallies = {
+    startRequest: new Tally(),
+    startResponse: new Tally(),
+    envelope: new Tally(),
+    problem: new Tally(),
+    webhook: new Tally(),
+    stream: new Tally(),
+  };
   for (const exchange of exchanges.filter((one) => one.inbound !== true)) {
     // Unknown paths and methods are answered with problems too (PROB-011, PROB-012).
     const slug = slugOf(exchange);
@@ -196,7 +229,9 @@ export function computeCoverage({ contract, baseUrl, exchanges, deliveries }: Co
       tallies.startResponse.add(startVariantOf(contract, jsonOf(exchange)) ?? 'unrecognised', exchange.check);
     }
     if (exchange.stream === true && exchange.response !== undefined && isSuccess(exchange)) {
-      parseEventStream(exchange.response.body).events.forEach((event) => tallies.stream.add(event.event, exchange.check));
+      parseEventStream(exchange.response.body).events.forEach((event) =>
+        tallies.stream.add(event.event, exchange.check),
+      );
     }
   }
   for (const delivery of deliveries) {
@@ -230,7 +265,10 @@ export function computeCoverage({ contract, baseUrl, exchanges, deliveries }: Co
     startRequestVariants: tallies.startRequest.items('startRequestVariants', ['A', 'B']),
     startResponseVariants: tallies.startResponse.items('startResponseVariants', ['A1', 'A2', 'B']),
     webhookEnvelopes: tallies.envelope.items('webhookEnvelopes', ['seed', 'published']),
-    problemTypes: tallies.problem.items('problemTypes', contract.problemTypes.map((type) => type.slug)),
+    problemTypes: tallies.problem.items(
+      'problemTypes',
+      contract.problemTypes.map((type) => type.slug),
+    ),
     webhookEvents: tallies.webhook.items('webhookEvents', webhookNames),
     streamEvents: tallies.stream.items('streamEvents', documentedStreamEvents(contract)),
   };
@@ -239,12 +277,23 @@ export function computeCoverage({ contract, baseUrl, exchanges, deliveries }: Co
 
 type Listed = Omit<Coverage, 'gaps' | 'summary'>;
 
-const itemKinds: readonly ItemKind[] = ['startRequestVariants', 'startResponseVariants', 'webhookEnvelopes', 'problemTypes', 'webhookEvents', 'streamEvents'];
+const itemKinds: readonly ItemKind[] = [
+  'startRequestVariants',
+  'startResponseVariants',
+  'webhookEnvelopes',
+  'problemTypes',
+  'webhookEvents',
+  'streamEvents',
+];
 
 function gapsOf(coverage: Listed): CoverageGap[] {
   const gaps: CoverageGap[] = coverage.operations
     .filter((operation) => !operation.exercised)
-    .map((operation) => ({ kind: 'operations', item: `${operation.operationId} (${operation.method} ${operation.path})`, requirements: operation.requirements }));
+    .map((operation) => ({
+      kind: 'operations',
+      item: `${operation.operationId} (${operation.method} ${operation.path})`,
+      requirements: operation.requirements,
+    }));
   for (const kind of itemKinds) {
     if (alternativeKinds.includes(kind) && coverage[kind].some((item) => item.documented && item.seen > 0)) {
       continue;
@@ -258,10 +307,15 @@ function gapsOf(coverage: Listed): CoverageGap[] {
 
 function summaryOf(coverage: Listed): Coverage['summary'] {
   const summary = {
-    operations: { documented: coverage.operations.length, seen: coverage.operations.filter((operation) => operation.exercised).length },
+    operations: {
+      documented: coverage.operations.length,
+      seen: coverage.operations.filter((operation) => operation.exercised).length,
+    },
   } as Coverage['summary'];
   for (const kind of itemKinds) {
-    const documented = coverage[kind].filter((item) => item.documented && !notExpectedInAConformingRun[kind].includes(item.name));
+    const documented = coverage[kind].filter(
+      (item) => item.documented && !notExpectedInAConformingRun[kind].includes(item.name),
+    );
     summary[kind] = { documented: documented.length, seen: documented.filter((item) => item.seen > 0).length };
   }
   return summary;

@@ -25,8 +25,15 @@ export interface CreditsReading {
 export async function readCredits(http: HttpClient): Promise<CreditsReading> {
   const exchange = await http.get('/credits');
   const body = (jsonOf(exchange) ?? {}) as { balance_credits?: unknown; tier?: unknown; recent_usage?: unknown };
-  if (exchange.response?.status !== 200 || typeof body.balance_credits !== 'number' || !Array.isArray(body.recent_usage)) {
-    throw new SetupFailure(`GET /credits answered ${exchange.response?.status} without a balance and recent usage`, exchange);
+  if (
+    exchange.response?.status !== 200 ||
+    typeof body.balance_credits !== 'number' ||
+    !Array.isArray(body.recent_usage)
+  ) {
+    throw new SetupFailure(
+      `GET /credits answered ${exchange.response?.status} without a balance and recent usage`,
+      exchange,
+    );
   }
   return { exchange, balance: body.balance_credits, tier: body.tier, usage: body.recent_usage as LedgerEntry[] };
 }

@@ -34,7 +34,9 @@ export function deliveryEvidence(log: ExchangeLog, check: string, url: string, d
 export function bodyOf(delivery: Delivery): Record<string, unknown> | undefined {
   try {
     const body = JSON.parse(delivery.rawBody.toString('utf8')) as unknown;
-    return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    return body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -83,7 +85,11 @@ export function deliveryContent(delivery: Delivery): string {
 export function signatureValid(delivery: Delivery, secret: string): boolean {
   const timestamp = header(delivery, deliveryHeaders.timestamp);
   const signature = header(delivery, deliveryHeaders.signature);
-  return timestamp !== undefined && signature !== undefined && signature === signDelivery({ secret, timestamp, rawBody: delivery.rawBody });
+  return (
+    timestamp !== undefined &&
+    signature !== undefined &&
+    signature === signDelivery({ secret, timestamp, rawBody: delivery.rawBody })
+  );
 }
 
 /** Problems with a delivery's headers and body against `webhooks[event].post` of the contract. */
@@ -119,6 +125,8 @@ export function deliverySchemaProblems(contract: Contract, delivery: Delivery): 
   const requestBody = resolve<RequestBodyObject>(contract.document, childPointer(post.pointer, 'requestBody'));
   const media = resolve(contract.document, childPointer(requestBody.pointer, 'content', 'application/json'));
   const result = contract.validator.validate(childPointer(media.pointer, 'schema'), body);
-  problems.push(...result.errors.slice(0, 6).map((error) => `body ${error.instancePath || '/'} ${error.message ?? ''}`));
+  problems.push(
+    ...result.errors.slice(0, 6).map((error) => `body ${error.instancePath || '/'} ${error.message ?? ''}`),
+  );
   return problems;
 }

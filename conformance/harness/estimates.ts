@@ -15,9 +15,20 @@ export interface StartEstimates {
   kept: Exchange;
 }
 
-export async function startEstimates(http: HttpClient, start: Exchange, session: SessionBody, id: string): Promise<StartEstimates> {
+export async function startEstimates(
+  http: HttpClient,
+  start: Exchange,
+  session: SessionBody,
+  id: string,
+): Promise<StartEstimates> {
   const kept = await http.get(`/v1/sessions/${id}/plan`);
   const answered = (jsonOf(start) as { estimated_cost_credits?: unknown } | undefined)?.estimated_cost_credits;
-  const planned = kept.response?.status === 200 ? (jsonOf(kept) as { estimate?: { credits?: unknown } } | undefined)?.estimate?.credits : undefined;
-  return { estimates: [session['estimated_cost_credits'], answered, planned].filter((estimate) => estimate !== undefined), kept };
+  const planned =
+    kept.response?.status === 200
+      ? (jsonOf(kept) as { estimate?: { credits?: unknown } } | undefined)?.estimate?.credits
+      : undefined;
+  return {
+    estimates: [session['estimated_cost_credits'], answered, planned].filter((estimate) => estimate !== undefined),
+    kept,
+  };
 }

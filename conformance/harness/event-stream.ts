@@ -87,7 +87,10 @@ export function readEventStream(options: StreamOptions): Promise<StreamReading> 
     }
     const sentLastEventId = headers['Last-Event-ID'];
     const recorded = Object.fromEntries(
-      Object.entries(headers).map(([name, value]) => [name.toLowerCase(), name === 'Authorization' ? redactAuthorization(value) : value]),
+      Object.entries(headers).map(([name, value]) => [
+        name.toLowerCase(),
+        name === 'Authorization' ? redactAuthorization(value) : value,
+      ]),
     );
     const exchange: Exchange = {
       id: options.log.nextId(),
@@ -176,7 +179,12 @@ export function readEventStream(options: StreamOptions): Promise<StreamReading> 
     options.signal?.addEventListener('abort', onAbort, { once: true });
     for (const name of new Set([...options.eventNames, 'message'])) {
       source.addEventListener(name, (event: MessageEvent) => {
-        events.push({ type: name, data: String(event.data), lastEventId: event.lastEventId, connection: connections.length - 1 });
+        events.push({
+          type: name,
+          data: String(event.data),
+          lastEventId: event.lastEventId,
+          connection: connections.length - 1,
+        });
         if (options.terminal.includes(name)) {
           settle('terminal');
         }

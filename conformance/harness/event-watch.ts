@@ -5,13 +5,24 @@
  * @module
  */
 import type { CheckContext } from '../checks/types.js';
-import { bodyOf, deliveryEvidence, deliveryHeaders, deliverySchemaProblems, header, signatureValid } from './deliveries.js';
+import {
+  bodyOf,
+  deliveryEvidence,
+  deliveryHeaders,
+  deliverySchemaProblems,
+  header,
+  signatureValid,
+} from './deliveries.js';
 import type { Delivery } from './receiver.js';
 import { refusalReason, subscribe, type Subscription } from './subscriptions.js';
 
 /** The event lists of the seed's four variants (`x-webhook-delivery.event_lists` of the contract). */
 function publishedEventLists(ctx: CheckContext): Map<number, string[]> {
-  const delivery = (ctx.contract.document as unknown as { 'x-webhook-delivery': { event_lists: { variants: Array<{ variant: number; events: string[] }> } } })['x-webhook-delivery'];
+  const delivery = (
+    ctx.contract.document as unknown as {
+      'x-webhook-delivery': { event_lists: { variants: Array<{ variant: number; events: string[] }> } };
+    }
+  )['x-webhook-delivery'];
   return new Map(delivery.event_lists.variants.map(({ variant, events }) => [variant, events]));
 }
 
@@ -23,18 +34,24 @@ export type Watch = { subscription: Subscription } | { skip: string };
  * subscription.
  */
 export async function watchEvent(ctx: CheckContext, event: string): Promise<Watch> {
-  const lists = ctx.profile.eventLists.filter((variant) => publishedEventLists(ctx).get(variant)?.includes(event) === true);
+  const lists = ctx.profile.eventLists.filter(
+    (variant) => publishedEventLists(ctx).get(variant)?.includes(event) === true,
+  );
   if (lists.length === 0) {
     return { skip: `${event} is in no event list the profile accepts (${ctx.profile.eventLists.join(', ')})` };
   }
   const subscribed = await subscribe(ctx, [event]);
-  return 'refused' in subscribed ? { skip: refusalReason(subscribed.refused) } : { subscription: subscribed.subscription };
+  return 'refused' in subscribed
+    ? { skip: refusalReason(subscribed.refused) }
+    : { subscription: subscribed.subscription };
 }
 
 /** The `data` of a delivery of `event`, when it is one. */
 export function eventData(delivery: Delivery, event: string): Record<string, unknown> | undefined {
   const body = bodyOf(delivery);
-  return body?.['event'] === event && typeof body['data'] === 'object' && body['data'] !== null ? (body['data'] as Record<string, unknown>) : undefined;
+  return body?.['event'] === event && typeof body['data'] === 'object' && body['data'] !== null
+    ? (body['data'] as Record<string, unknown>)
+    : undefined;
 }
 
 /**
@@ -45,13 +62,22 @@ export function eventData(delivery: Delivery, event: string): Record<string, unk
 const eventWaitMs = 15_000;
 
 /** Waits for deliveries of `event` whose data `matches` (at most `eventWaitMs`, or the session timeout if shorter); returns them. */
-export async function awaitEvent(ctx: CheckContext, subscription: Subscription, event: string, matches: (data: Record<string, unknown>) => boolean): Promise<Delivery[]> {
+export async function awaitEvent(
+  ctx: CheckContext,
+  subscription: Subscription,
+  event: string,
+  matches: (data: Record<string, unknown>) => boolean,
+): Promise<Delivery[]> {
   const matching = (deliveries: readonly Delivery[]) =>
     deliveries.filter((delivery) => {
       const data = eventData(delivery, event);
       return data !== undefined && matches(data);
     });
-  await subscription.endpoint.waitFor((deliveries) => matching(deliveries).length > 0, Math.min(eventWaitMs, ctx.timeouts.sessionMs), ctx.signal);
+  await subscription.endpoint.waitFor(
+    (deliveries) => matching(deliveries).length > 0,
+    Math.min(eventWaitMs, ctx.timeouts.sessionMs),
+    ctx.signal,
+  );
   return matching(subscription.endpoint.deliveries());
 }
 
@@ -69,9 +95,13 @@ export async function expectEvent(
 ): Promise<Delivery[]> {
   const found = await awaitEvent(ctx, subscription, event, matches);
   const received = subscription.endpoint.deliveries();
-  const evidence = received.map((delivery) => deliveryEvidence(ctx.http.config.log, ctx.name, subscription.endpoint.url, delivery));
+  const evidence = received.map((delivery) =>
+    deliveryEvidence(ctx.http.config.log, ctx.name, subscription.endpoint.url, delivery),
+  );
   const problems = found.flatMap((delivery) => [
-    ...(signatureValid(delivery, subscription.secret) ? [] : [`${header(delivery, deliveryHeaders.deliveryId) ?? 'a delivery'}: the signature does not verify`]),
+    ...(signatureValid(delivery, subscription.secret)
+      ? []
+      : [`${header(delivery, deliveryHeaders.deliveryId) ?? 'a delivery'}: the signature does not verify`]),
     ...deliverySchemaProblems(ctx.contract, delivery),
   ]);
   ctx.expect(
@@ -79,7 +109,10 @@ export async function expectEvent(
     found.length > 0 && problems.length === 0,
     {
       kind: 'delivery',
-      message: found.length === 0 ? `no ${event} was delivered for ${cause}` : `the ${event} delivery for ${cause} is not signed or not valid`,
+      message:
+        found.length === 0
+          ? `no ${event} was delivered for ${cause}`
+          : `the ${event} delivery for ${cause} is not signed or not valid`,
       expected: `${event}, signed and valid against the contract, for ${cause}`,
       got: found.length === 0 ? received.map((delivery) => bodyOf(delivery) ?? null) : problems,
       evidence,

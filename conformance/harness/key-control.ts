@@ -26,11 +26,18 @@ export interface ProvisionedKey {
 
 /** Why keys cannot be made on this target, or `undefined` when they can. */
 export function keyControlMissing(ctx: CheckContext): string | undefined {
-  return ctx.target.control === undefined ? 'needs keys of other tiers and balances: the target offers no test control that provisions them' : undefined;
+  return ctx.target.control === undefined
+    ? 'needs keys of other tiers and balances: the target offers no test control that provisions them'
+    : undefined;
 }
 
 async function call(ctx: CheckContext, path: string, body: unknown): Promise<Record<string, unknown> | string> {
-  const response = await fetch(`${ctx.target.control!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: ctx.signal });
+  const response = await fetch(`${ctx.target.control!.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: ctx.signal,
+  });
   const text = await response.text();
   if (!response.ok) {
     return `POST ${path} of the test control answered ${response.status}: ${text.slice(0, 200)}`;
@@ -58,7 +65,12 @@ function givenTierKey(ctx: CheckContext, tier: string): ProvisionedKey | undefin
 export async function provisionKey(ctx: CheckContext, settings: KeySettings = {}): Promise<ProvisionedKey | string> {
   const missing = keyControlMissing(ctx);
   const lowCredit = ctx.profile.lowCreditKey;
-  if (missing !== undefined && lowCredit !== undefined && settings.credits !== undefined && Object.keys(settings).length === 1) {
+  if (
+    missing !== undefined &&
+    lowCredit !== undefined &&
+    settings.credits !== undefined &&
+    Object.keys(settings).length === 1
+  ) {
     ctx.secrets.add(lowCredit);
     return { apiKey: lowCredit, http: ctx.http.as({ kind: 'bearer', key: lowCredit }), legacySecret: undefined };
   }
@@ -66,7 +78,14 @@ export async function provisionKey(ctx: CheckContext, settings: KeySettings = {}
     const onlyTier = settings.tier !== undefined && Object.keys(settings).length === 1;
     const given = onlyTier ? givenTierKey(ctx, settings.tier!) : undefined;
     const onlyCredits = settings.credits !== undefined && Object.keys(settings).length === 1;
-    return given ?? (onlyTier ? `${missing}, and no --tier-key names a ${settings.tier} key` : onlyCredits ? `${missing}, and no --low-credit-key names one` : missing);
+    return (
+      given ??
+      (onlyTier
+        ? `${missing}, and no --tier-key names a ${settings.tier} key`
+        : onlyCredits
+          ? `${missing}, and no --low-credit-key names one`
+          : missing)
+    );
   }
   const answer = await call(ctx, '/keys', settings);
   if (typeof answer === 'string' || typeof answer['api_key'] !== 'string') {
@@ -74,7 +93,8 @@ export async function provisionKey(ctx: CheckContext, settings: KeySettings = {}
   }
   const apiKey = answer['api_key'];
   ctx.secrets.add(apiKey);
-  const legacySecret = typeof answer['legacy_webhook_secret'] === 'string' ? answer['legacy_webhook_secret'] : undefined;
+  const legacySecret =
+    typeof answer['legacy_webhook_secret'] === 'string' ? answer['legacy_webhook_secret'] : undefined;
   if (legacySecret !== undefined) {
     ctx.secrets.add(legacySecret);
   }
@@ -82,7 +102,10 @@ export async function provisionKey(ctx: CheckContext, settings: KeySettings = {}
 }
 
 /** Rotates `apiKey`: the new key, or the reason the target cannot (a skip reason). */
-export async function rotateKey(ctx: CheckContext, apiKey: string): Promise<{ apiKey: string; http: HttpClient } | string> {
+export async function rotateKey(
+  ctx: CheckContext,
+  apiKey: string,
+): Promise<{ apiKey: string; http: HttpClient } | string> {
   const answer = await call(ctx, '/keys/rotate', { api_key: apiKey });
   if (typeof answer === 'string' || typeof answer['api_key'] !== 'string') {
     return typeof answer === 'string' ? answer : 'the test control rotated no key';

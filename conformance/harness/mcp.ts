@@ -49,7 +49,13 @@ function recordingFetch(ctx: CheckContext, own: Exchange[]): typeof fetch {
     }
     // The MCP client sends its JSON-RPC messages as strings.
     const body = typeof init?.body === 'string' ? init.body : undefined;
-    const exchange: Exchange = { id: log.nextId(), check: ctx.name, request: { method: request.method, url: request.url, headers, ...(body === undefined ? {} : { body }) }, startedAt: Date.now(), durationMs: 0 };
+    const exchange: Exchange = {
+      id: log.nextId(),
+      check: ctx.name,
+      request: { method: request.method, url: request.url, headers, ...(body === undefined ? {} : { body }) },
+      startedAt: Date.now(),
+      durationMs: 0,
+    };
     own.push(exchange);
     try {
       const response = await fetch(input, init);
@@ -83,7 +89,11 @@ export async function connectMcp(ctx: CheckContext, http: HttpClient): Promise<M
       const result = await client.callTool({ name, arguments: args });
       const content = (result.content ?? []) as Array<{ type?: string; text?: string }>;
       const text = content.find((item) => item.type === 'text')?.text ?? '';
-      return { isError: result.isError === true, output: result.structuredContent as Record<string, unknown> | undefined, text };
+      return {
+        isError: result.isError === true,
+        output: result.structuredContent as Record<string, unknown> | undefined,
+        text,
+      };
     },
     exchanges: () => own,
     close: () => client.close(),

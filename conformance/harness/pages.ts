@@ -25,7 +25,11 @@ export interface Walk {
 /** The identity of a list item: its `id`, else its `slug`, else the item itself. */
 export function itemKey(item: unknown): string {
   const record = (item ?? {}) as { id?: unknown; slug?: unknown };
-  return typeof record.id === 'string' ? record.id : typeof record.slug === 'string' ? record.slug : JSON.stringify(item);
+  return typeof record.id === 'string'
+    ? record.id
+    : typeof record.slug === 'string'
+      ? record.slug
+      : JSON.stringify(item);
 }
 
 export function pageOf(exchange: Exchange): Page {

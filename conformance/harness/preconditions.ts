@@ -25,17 +25,24 @@ export interface Unmet {
 /** What would meet each precondition on the next run. */
 export const preconditionRemedies: Readonly<Record<PreconditionName, string>> = {
   live: 'point --target at a live implementation that keeps state (a mock such as `boardkit mock` cannot be judged on state)',
-  'second-key': 'pass --api-key-b with a key of another workspace (reference server: start `boardkit serve` with two --api-key flags)',
-  'time-control': 'run against a target with the test-only time control (reference server: `boardkit serve --test-control`)',
+  'second-key':
+    'pass --api-key-b with a key of another workspace (reference server: start `boardkit serve` with two --api-key flags)',
+  'time-control':
+    'run against a target with the test-only time control (reference server: `boardkit serve --test-control`)',
   'opt-in': 'select the category with --only rate-limits, or run with --profile full',
   'receiver-reachable':
     "let the target deliver to the suite's receiver: give --receiver-host with an address of this machine the target can reach (reference server: `boardkit serve --allow-loopback-webhooks`)",
 };
 
-async function reasonOf(name: PreconditionName, { target, optedIn, receiverUnreachable }: PreconditionState): Promise<string | undefined> {
+async function reasonOf(
+  name: PreconditionName,
+  { target, optedIn, receiverUnreachable }: PreconditionState,
+): Promise<string | undefined> {
   switch (name) {
     case 'live':
-      return target.live ? undefined : 'not applicable: the target is a mock that keeps no state (it answers sessions never created)';
+      return target.live
+        ? undefined
+        : 'not applicable: the target is a mock that keeps no state (it answers sessions never created)';
     case 'second-key':
       return target.hasSecondKey ? undefined : 'needs a key of another workspace';
     case 'time-control':

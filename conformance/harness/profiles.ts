@@ -79,7 +79,11 @@ export const builtInProfiles: Readonly<Record<string, Profile>> = {
 
 /** The start variants a profile accepts for a lineup start processed as `version`. */
 export function acceptedStartA(profile: Profile, version: string | undefined): readonly StartVariant[] {
-  return (version === undefined ? undefined : profile.startResponseA[version]) ?? profile.startResponseA['*'] ?? everyStartVariant;
+  return (
+    (version === undefined ? undefined : profile.startResponseA[version]) ??
+    profile.startResponseA['*'] ??
+    everyStartVariant
+  );
 }
 
 /** Whether the profile ties start variants to versions (what VER-004 needs). */

@@ -32,7 +32,11 @@ const pollMs = 100;
 export async function receiverUnreachableReason(ctx: ReachContext): Promise<string | undefined> {
   const receiver = await ctx.receiver();
   const endpoint = receiver.endpoint(200, 'delivery probe');
-  const created = await ctx.http.post('/v1/webhooks', { label: marker('delivery probe'), url: endpoint.url, events: ['session.cancelled'] });
+  const created = await ctx.http.post('/v1/webhooks', {
+    label: marker('delivery probe'),
+    url: endpoint.url,
+    events: ['session.cancelled'],
+  });
   const body = (jsonOf(created) ?? {}) as { subscription?: { id?: unknown }; signing_secret?: unknown };
   if (typeof body.signing_secret === 'string') {
     ctx.secrets.add(body.signing_secret);
@@ -52,8 +56,14 @@ export async function receiverUnreachableReason(ctx: ReachContext): Promise<stri
       const listing: Exchange = await ctx.http.get(`/v1/webhooks/${id}/deliveries`);
       const attempts = pageOf(listing).items as ListedAttempt[];
       // An attempt is recorded after its answer, so a listed attempt with a response was received.
-      if (attempts.length > 0 && endpoint.deliveries().length === 0 && attempts.every((attempt) => attempt.response_code === null && attempt.status !== 'succeeded')) {
-        const reasons = [...new Set(attempts.map((attempt) => (typeof attempt.error === 'string' ? attempt.error : 'no response')))];
+      if (
+        attempts.length > 0 &&
+        endpoint.deliveries().length === 0 &&
+        attempts.every((attempt) => attempt.response_code === null && attempt.status !== 'succeeded')
+      ) {
+        const reasons = [
+          ...new Set(attempts.map((attempt) => (typeof attempt.error === 'string' ? attempt.error : 'no response'))),
+        ];
         return `the target does not deliver to the suite's receiver at ${receiver.origin} (its attempts: ${reasons.join('; ')}); the reference server does with \`boardkit serve --allow-loopback-webhooks\``;
       }
       if (attempts.length > 0) {

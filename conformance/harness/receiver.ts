@@ -32,7 +32,11 @@ export interface ReceiverEndpoint {
   deliveries(): readonly Delivery[];
   answerWith(answer: Answer): void;
   /** Resolves `true` once `ready(deliveries)` holds, `false` after `timeoutMs` real ms or on abort. */
-  waitFor(ready: (deliveries: readonly Delivery[]) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
+  waitFor(
+    ready: (deliveries: readonly Delivery[]) => boolean,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean>;
 }
 
 interface EndpointState {
@@ -126,7 +130,11 @@ export class WebhookReceiver {
   /** Every delivery of every endpoint, in order of arrival (what the coverage of a run reads). */
   all(): Delivery[] {
     return [...this.#state.endpoints.values()]
-      .flatMap((state) => state.deliveries.map((delivery) => (state.owner === undefined ? delivery : { ...delivery, owner: state.owner })))
+      .flatMap((state) =>
+        state.deliveries.map((delivery) =>
+          state.owner === undefined ? delivery : { ...delivery, owner: state.owner },
+        ),
+      )
       .sort((a, b) => a.seq - b.seq);
   }
 

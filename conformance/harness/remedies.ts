@@ -14,32 +14,45 @@ const serveFull = '`boardkit serve --allow-loopback-webhooks`';
 const deliveries = `let the target deliver webhooks to the suite's receiver (--receiver-host names an address of this machine it can reach; reference server: ${serveFull})`;
 const failOnDemand =
   'a target that lets a run fail on demand: the reference server fails a session whose title holds [simulate:upstream-failure]; give another implementation a way to do the same';
-const shortGrace = 'a target whose clock can be moved (reference server: `boardkit serve --test-control`), or a faster clock (`boardkit serve --time-scale 1000`) with a longer --session-timeout';
+const shortGrace =
+  'a target whose clock can be moved (reference server: `boardkit serve --test-control`), or a faster clock (`boardkit serve --time-scale 1000`) with a longer --session-timeout';
 
 /** The remedy of each category, for skips whose requirement names none of its own. */
 export const categoryRemedies: Readonly<Record<Category, string>> = {
   contract: 'run more of the suite (drop --only) so the run calls what this sweep judges',
   problems: 'run more of the suite (drop --only) so the run provokes the errors this sweep judges',
   auth: 'run more of the suite (drop --only)',
-  versioning: 'use a profile that ties start variants to versions (--profile reference, or a profile file with startResponseA per version)',
-  pagination: 'give the workspace of --api-key enough items for a second page (the check makes some; a target that refuses them says why in the reason)',
-  idempotency: 'let the target accept writes with an Idempotency-Key, and give it a clock that can pass 23 hours (reference server: `boardkit serve --test-control`)',
-  'long-poll': 'plan longer sessions: a target whose sessions end before a poll can wait on them runs too fast in real time (reference server: a lower --time-scale)',
+  versioning:
+    'use a profile that ties start variants to versions (--profile reference, or a profile file with startResponseA per version)',
+  pagination:
+    'give the workspace of --api-key enough items for a second page (the check makes some; a target that refuses them says why in the reason)',
+  idempotency:
+    'let the target accept writes with an Idempotency-Key, and give it a clock that can pass 23 hours (reference server: `boardkit serve --test-control`)',
+  'long-poll':
+    'plan longer sessions: a target whose sessions end before a poll can wait on them runs too fast in real time (reference server: a lower --time-scale)',
   sse: failOnDemand,
-  lifecycle: 'let sessions of the workspace of --api-key run to completion with an estimate and a reconciliation (enough credit, no faults)',
-  isolation: 'pass --api-key-b with a key of another workspace, and let the workspace of --api-key hold more than one page of items',
+  lifecycle:
+    'let sessions of the workspace of --api-key run to completion with an estimate and a reconciliation (enough credit, no faults)',
+  isolation:
+    'pass --api-key-b with a key of another workspace, and let the workspace of --api-key hold more than one page of items',
   webhooks: deliveries,
   plans: 'let the target answer a plan with an estimate (estimated_cost_credits) to compare with',
   messages: 'let the target accept a message into a running session (sessions long enough to receive one)',
   decisions: 'let a session of the workspace record a decision (a board run to its verdict)',
   outcomes: 'let sessions run long enough for their outcomes to be asked for (reference server: a lower --time-scale)',
   exports: 'let the target export a session in every format the contract lists',
-  shares: 'let the share page open from the URL the API returns in Share.url (or name where it opens with --share-page /s/{token})',
-  actions: 'connect an integration whose operations create something to the workspace of --api-key (the reference server connects one to every workspace)',
-  'rate-limits': 'select the category with --only rate-limits and give a target whose limit can be reached within a run; --api-key-b for the per-key limit',
-  credits: 'pass --low-credit-key with a key of a workspace whose balance covers no session (reference server: `boardkit serve --test-control` provisions one)',
-  'key-rotation': 'a target whose test control rotates keys and moves its clock (reference server: `boardkit serve --test-control`): the API has no operation that rotates a key',
-  tiers: 'pass --tier-key pro=KEY (a key of a workspace below Ultra), or a target whose test control provisions one (`boardkit serve --test-control`)',
+  shares:
+    'let the share page open from the URL the API returns in Share.url (or name where it opens with --share-page /s/{token})',
+  actions:
+    'connect an integration whose operations create something to the workspace of --api-key (the reference server connects one to every workspace)',
+  'rate-limits':
+    'select the category with --only rate-limits and give a target whose limit can be reached within a run; --api-key-b for the per-key limit',
+  credits:
+    'pass --low-credit-key with a key of a workspace whose balance covers no session (reference server: `boardkit serve --test-control` provisions one)',
+  'key-rotation':
+    'a target whose test control rotates keys and moves its clock (reference server: `boardkit serve --test-control`): the API has no operation that rotates a key',
+  tiers:
+    'pass --tier-key pro=KEY (a key of a workspace below Ultra), or a target whose test control provisions one (`boardkit serve --test-control`)',
   'summary-stream': 'let the summary stream send event ids (id: lines) to resume from',
   'session-events': `subscribe the suite's receiver to the session events (${deliveries}); for session.failed, ${failOnDemand}`,
   consult: 'run more of the suite (drop --only)',

@@ -3,7 +3,12 @@
  * example of the request body. Used to call every operation where only one thing (the credentials) is wrong.
  * @module
  */
-import type { MediaTypeObject, ParameterObject, PathItemObject, RequestBodyObject } from '../../src/contract/openapi-objects.js';
+import type {
+  MediaTypeObject,
+  ParameterObject,
+  PathItemObject,
+  RequestBodyObject,
+} from '../../src/contract/openapi-objects.js';
 import type { OperationEntry } from '../../src/contract/operations.js';
 import { childPointer, resolve } from '../../src/contract/pointer.js';
 import type { Contract } from './contract.js';
@@ -16,9 +21,12 @@ export interface ExampleRequest {
 
 function parametersOf(contract: Contract, operation: OperationEntry): ParameterObject[] {
   const pathItem = resolve<PathItemObject>(contract.document, operation.pathItemPointer);
-  const shared = (pathItem.node.parameters ?? []).map((_, index) => resolve<ParameterObject>(contract.document, childPointer(pathItem.pointer, 'parameters', index)).node);
-  const own = ((operation.operation).parameters ?? []).map(
-    (_, index) => resolve<ParameterObject>(contract.document, childPointer(operation.pointer, 'parameters', index)).node,
+  const shared = (pathItem.node.parameters ?? []).map(
+    (_, index) => resolve<ParameterObject>(contract.document, childPointer(pathItem.pointer, 'parameters', index)).node,
+  );
+  const own = (operation.operation.parameters ?? []).map(
+    (_, index) =>
+      resolve<ParameterObject>(contract.document, childPointer(operation.pointer, 'parameters', index)).node,
   );
   return [...shared, ...own];
 }
@@ -29,7 +37,9 @@ function exampleOfMedia(contract: Contract, pointer: string): unknown {
     return media.example;
   }
   const first = Object.keys(media.examples ?? {})[0];
-  return first === undefined ? undefined : resolve<{ value?: unknown }>(contract.document, childPointer(pointer, 'examples', first)).node.value;
+  return first === undefined
+    ? undefined
+    : resolve<{ value?: unknown }>(contract.document, childPointer(pointer, 'examples', first)).node.value;
 }
 
 export function exampleRequest(contract: Contract, operation: OperationEntry): ExampleRequest {
@@ -43,11 +53,16 @@ export function exampleRequest(contract: Contract, operation: OperationEntry): E
     return { method: operation.method.toUpperCase(), path };
   }
   const body = resolve<RequestBodyObject>(contract.document, childPointer(operation.pointer, 'requestBody'));
-  const json = body.node.content?.['application/json'] === undefined ? undefined : exampleOfMedia(contract, childPointer(body.pointer, 'content', 'application/json'));
+  const json =
+    body.node.content?.['application/json'] === undefined
+      ? undefined
+      : exampleOfMedia(contract, childPointer(body.pointer, 'content', 'application/json'));
   return { method: operation.method.toUpperCase(), path, body: json ?? {} };
 }
 
 /** Operations that need credentials (a `security` requirement, the root's by default). */
 export function authenticatedOperations(contract: Contract): OperationEntry[] {
-  return contract.routes.flatMap((route) => [...route.operations.values()]).filter((operation) => !(Array.isArray(operation.operation.security) && operation.operation.security.length === 0));
+  return contract.routes
+    .flatMap((route) => [...route.operations.values()])
+    .filter((operation) => !(Array.isArray(operation.operation.security) && operation.operation.security.length === 0));
 }

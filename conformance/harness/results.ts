@@ -128,9 +128,20 @@ export function verdictLine(summary: RunSummary): string {
 
 /** Evidence cut to report size: bodies over `evidenceBodyLimit` characters are truncated. */
 export function evidenceRecord(exchange: Exchange): EvidenceRecord {
-  const cut = (text: string | undefined): string | undefined => (text === undefined || text.length <= evidenceBodyLimit ? text : `${text.slice(0, evidenceBodyLimit)}…`);
-  const request = { ...exchange.request, ...(exchange.request.body === undefined ? {} : { body: cut(exchange.request.body)! }) };
-  const response = exchange.response === undefined ? undefined : { ...exchange.response, body: cut(exchange.response.body)!, ...(exchange.response.body.length > evidenceBodyLimit ? { truncated: true } : {}) };
+  const cut = (text: string | undefined): string | undefined =>
+    text === undefined || text.length <= evidenceBodyLimit ? text : `${text.slice(0, evidenceBodyLimit)}…`;
+  const request = {
+    ...exchange.request,
+    ...(exchange.request.body === undefined ? {} : { body: cut(exchange.request.body)! }),
+  };
+  const response =
+    exchange.response === undefined
+      ? undefined
+      : {
+          ...exchange.response,
+          body: cut(exchange.response.body)!,
+          ...(exchange.response.body.length > evidenceBodyLimit ? { truncated: true } : {}),
+        };
   return {
     id: exchange.id,
     ...(exchange.inbound === true ? { inbound: true } : {}),
@@ -143,7 +154,8 @@ export function evidenceRecord(exchange: Exchange): EvidenceRecord {
 
 /** Passes keep a little evidence, failures all of it (a passing requirement can have thousands of exchanges). */
 export function observationRecord(observation: Observation): ObservationRecord {
-  const evidence = observation.outcome === 'pass' ? observation.evidence.slice(0, 2) : observation.evidence.slice(0, 12);
+  const evidence =
+    observation.outcome === 'pass' ? observation.evidence.slice(0, 2) : observation.evidence.slice(0, 12);
   return {
     check: observation.check,
     outcome: observation.outcome,
@@ -166,15 +178,38 @@ const keptPerOutcome: Record<Status, number> = { fail: 50, error: 20, skip: 20, 
 
 /** One requirement's status, reason and kept evidence, from every observation of the run. */
 export function fold(requirement: Requirement, observations: readonly Observation[]): RequirementResult {
-  const own = observations.filter((observation) => observation.requirement === requirement.id).sort((a, b) => outcomeOrder[a.outcome] - outcomeOrder[b.outcome]);
+  const own = observations
+    .filter((observation) => observation.requirement === requirement.id)
+    .sort((a, b) => outcomeOrder[a.outcome] - outcomeOrder[b.outcome]);
   const status = foldStatus(own);
-  const skips = [...new Set(own.filter((observation) => observation.outcome === 'skip').map((observation) => observation.message))];
-  const errors = [...new Set(own.filter((observation) => observation.outcome === 'error').map((observation) => observation.message))];
+  const skips = [
+    ...new Set(own.filter((observation) => observation.outcome === 'skip').map((observation) => observation.message)),
+  ];
+  const errors = [
+    ...new Set(own.filter((observation) => observation.outcome === 'error').map((observation) => observation.message)),
+  ];
   const reason =
-    status === 'skip' ? (skips.join('; ') || 'no check observed it') : status === 'error' ? errors.join('; ') : status === 'pass' && skips.length > 0 ? `partly tested: ${skips.join('; ')}` : undefined;
-  const remedies = [...new Set(own.filter((observation) => observation.outcome === status && observation.remedy !== undefined).map((observation) => observation.remedy!))];
-  const remedy = status === 'skip' || status === 'error' ? remedies.join('; ') || 'select it with --only and run again; the report says why no check observed it' : undefined;
-  const kept = (Object.keys(keptPerOutcome) as Status[]).flatMap((outcome) => own.filter((observation) => observation.outcome === outcome).slice(0, keptPerOutcome[outcome]));
+    status === 'skip'
+      ? skips.join('; ') || 'no check observed it'
+      : status === 'error'
+        ? errors.join('; ')
+        : status === 'pass' && skips.length > 0
+          ? `partly tested: ${skips.join('; ')}`
+          : undefined;
+  const remedies = [
+    ...new Set(
+      own
+        .filter((observation) => observation.outcome === status && observation.remedy !== undefined)
+        .map((observation) => observation.remedy!),
+    ),
+  ];
+  const remedy =
+    status === 'skip' || status === 'error'
+      ? remedies.join('; ') || 'select it with --only and run again; the report says why no check observed it'
+      : undefined;
+  const kept = (Object.keys(keptPerOutcome) as Status[]).flatMap((outcome) =>
+    own.filter((observation) => observation.outcome === outcome).slice(0, keptPerOutcome[outcome]),
+  );
   return {
     id: requirement.id,
     level: requirement.level,
@@ -194,7 +229,11 @@ export function fold(requirement: Requirement, observations: readonly Observatio
 /** The counts, the MUST failures and the MUST not checked, and the verdict they decide. */
 export function summarize(results: readonly RequirementResult[]): RunResult['summary'] {
   const requirements = { ...emptyCounts(), total: results.length };
-  const byLevel: Record<Level, ReturnType<typeof emptyCounts>> = { MUST: emptyCounts(), SHOULD: emptyCounts(), MAY: emptyCounts() };
+  const byLevel: Record<Level, ReturnType<typeof emptyCounts>> = {
+    MUST: emptyCounts(),
+    SHOULD: emptyCounts(),
+    MAY: emptyCounts(),
+  };
   for (const result of results) {
     requirements[result.status]++;
     byLevel[result.level][result.status]++;
@@ -202,8 +241,17 @@ export function summarize(results: readonly RequirementResult[]): RunResult['sum
   const must = results.filter((result) => result.level === 'MUST');
   const mustFailures = must.filter((result) => result.status === 'fail').map((result) => result.id);
   const mustUnchecked = must
-    .filter((result): result is RequirementResult & { status: 'skip' | 'error' } => result.status === 'skip' || result.status === 'error')
-    .map((result) => ({ id: result.id, status: result.status, reason: result.reason ?? '', remedy: result.remedy ?? '' }));
-  const verdict: Verdict = mustFailures.length > 0 ? 'not conformant' : mustUnchecked.length > 0 ? 'incomplete' : 'conformant';
+    .filter(
+      (result): result is RequirementResult & { status: 'skip' | 'error' } =>
+        result.status === 'skip' || result.status === 'error',
+    )
+    .map((result) => ({
+      id: result.id,
+      status: result.status,
+      reason: result.reason ?? '',
+      remedy: result.remedy ?? '',
+    }));
+  const verdict: Verdict =
+    mustFailures.length > 0 ? 'not conformant' : mustUnchecked.length > 0 ? 'incomplete' : 'conformant';
   return { requirements, byLevel, mustFailures, mustUnchecked, verdict };
 }

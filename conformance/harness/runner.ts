@@ -95,7 +95,14 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const timeouts = { sessionMs: options.sessionTimeoutMs ?? 120_000, requestMs: options.requestTimeoutMs ?? 30_000 };
 
   const log = new ExchangeLog();
-  const base = new HttpClient({ baseUrl: options.target, log, check: 'discovery', credentials: { kind: 'bearer', key: options.apiKey }, defaultTimeoutMs: timeouts.requestMs, realWaitMs: (seconds) => seconds * 1000 });
+  const base = new HttpClient({
+    baseUrl: options.target,
+    log,
+    check: 'discovery',
+    credentials: { kind: 'bearer', key: options.apiKey },
+    defaultTimeoutMs: timeouts.requestMs,
+    realWaitMs: (seconds) => seconds * 1000,
+  });
   // A wrong target stops within seconds: discovery waits on no request longer than this.
   const discovery = base.withTimeout(Math.min(timeouts.requestMs, discoveryTimeoutMs));
   const target = await discoverTarget({
@@ -114,7 +121,12 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     http,
     httpB: options.apiKeyB === undefined ? undefined : http.as({ kind: 'bearer', key: options.apiKeyB }),
     anonymous: http.as({ kind: 'none' }),
-    secrets: new Set([options.apiKey, ...(options.apiKeyB === undefined ? [] : [options.apiKeyB]), ...Object.values(profile.tierKeys ?? {}), ...(profile.lowCreditKey === undefined ? [] : [profile.lowCreditKey])]),
+    secrets: new Set([
+      options.apiKey,
+      ...(options.apiKeyB === undefined ? [] : [options.apiKeyB]),
+      ...Object.values(profile.tierKeys ?? {}),
+      ...(profile.lowCreditKey === undefined ? [] : [profile.lowCreditKey]),
+    ]),
     receiver: () => (receiver ??= WebhookReceiver.start(options.receiverHost)),
     timeouts,
   };
@@ -124,7 +136,10 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     target,
     optedIn,
     // A probe that cannot finish (a setup request failed) leaves the delivery checks to find out themselves.
-    receiverUnreachable: () => (receiverReach ??= receiverUnreachableReason({ ...shared, http: http.forCheck('delivery probe') }).catch(() => undefined)),
+    receiverUnreachable: () =>
+      (receiverReach ??= receiverUnreachableReason({ ...shared, http: http.forCheck('delivery probe') }).catch(
+        () => undefined,
+      )),
   };
 
   const observations: Observation[] = [];
@@ -147,9 +162,27 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     let reason = unmet?.reason;
     if (runSignal.aborted) {
       reason = runOutOfTime;
-      check.requirements.forEach((requirement) => record({ requirement, check: check.name, outcome: 'error', message: runOutOfTime, remedy: runOutOfTimeRemedy, evidence: [] }));
+      check.requirements.forEach((requirement) =>
+        record({
+          requirement,
+          check: check.name,
+          outcome: 'error',
+          message: runOutOfTime,
+          remedy: runOutOfTimeRemedy,
+          evidence: [],
+        }),
+      );
     } else if (unmet !== undefined) {
-      check.requirements.forEach((requirement) => record({ requirement, check: check.name, outcome: 'skip', message: unmet.reason, remedy: unmet.remedy, evidence: [] }));
+      check.requirements.forEach((requirement) =>
+        record({
+          requirement,
+          check: check.name,
+          outcome: 'skip',
+          message: unmet.reason,
+          remedy: unmet.remedy,
+          evidence: [],
+        }),
+      );
     } else {
       reason = await execute(check, shared, timeouts, record, options, own, runSignal);
     }
@@ -180,7 +213,14 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       const inPhase = toRun.filter((check) => check.phase === phase);
       await pool(inPhase, phase === 'main' ? (options.concurrency ?? 6) : 1, runOne);
     }
-    const deliveries = receiver === undefined ? [] : (await receiver).all().map((delivery) => ({ headers: delivery.headers, body: delivery.rawBody.toString('utf8'), ...(delivery.owner === undefined ? {} : { check: delivery.owner }) }));
+    const deliveries =
+      receiver === undefined
+        ? []
+        : (await receiver).all().map((delivery) => ({
+            headers: delivery.headers,
+            body: delivery.rawBody.toString('utf8'),
+            ...(delivery.owner === undefined ? {} : { check: delivery.owner }),
+          }));
     coverage = computeCoverage({ contract, baseUrl: target.baseUrl, exchanges: log.all(), deliveries });
   } finally {
     clearTimeout(runTimer);
@@ -194,7 +234,11 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const summary = summarize(requirementResults);
   const finishedAt = new Date();
   return {
-    suite: { name: 'boardkit conformance', version: suiteVersion(), contractVersion: String(contract.document.info?.version ?? '') },
+    suite: {
+      name: 'boardkit conformance',
+      version: suiteVersion(),
+      contractVersion: String(contract.document.info?.version ?? ''),
+    },
     target: {
       baseUrl: target.baseUrl,
       live: target.live,
@@ -231,14 +275,22 @@ async function execute(
 ): Promise<string | undefined> {
   const controller = new AbortController();
   const limitMs = timeouts.sessionMs * 2 + 60_000;
-  const timer = setTimeout(() => controller.abort(new Error(`the check did not finish within ${limitMs / 1000} s`)), limitMs);
-  const onRunEnd = (): void => controller.abort(new Error('the run reached its time limit (--timeout) before this check ended'));
+  const timer = setTimeout(
+    () => controller.abort(new Error(`the check did not finish within ${limitMs / 1000} s`)),
+    limitMs,
+  );
+  const onRunEnd = (): void =>
+    controller.abort(new Error('the run reached its time limit (--timeout) before this check ended'));
   runSignal.addEventListener('abort', onRunEnd, { once: true });
-  const ctx = createCheckContext(check, shared, controller.signal, record, (message) => options.onProgress?.({ type: 'note', check, message }));
+  const ctx = createCheckContext(check, shared, controller.signal, record, (message) =>
+    options.onProgress?.({ type: 'note', check, message }),
+  );
   try {
     await Promise.race([
       check.run(ctx),
-      new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true })),
+      new Promise<never>((_, reject) =>
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true }),
+      ),
     ]);
     return undefined;
   } catch (error) {
@@ -248,11 +300,25 @@ async function execute(
         : error instanceof TransportError
           ? `the target did not answer: ${error.message}`
           : `suite error: ${error instanceof Error ? error.message : String(error)}`;
-    const evidence = error instanceof SetupFailure && error.evidence !== undefined ? [error.evidence] : error instanceof TransportError ? [error.exchange] : [];
+    const evidence =
+      error instanceof SetupFailure && error.evidence !== undefined
+        ? [error.evidence]
+        : error instanceof TransportError
+          ? [error.exchange]
+          : [];
     const observed = new Set(own.map((observation) => observation.requirement));
     check.requirements
       .filter((requirement) => !observed.has(requirement))
-      .forEach((requirement) => record({ requirement, check: check.name, outcome: 'error', message: reason, remedy: runSignal.aborted ? runOutOfTimeRemedy : errorRemedy(error), evidence }));
+      .forEach((requirement) =>
+        record({
+          requirement,
+          check: check.name,
+          outcome: 'error',
+          message: reason,
+          remedy: runSignal.aborted ? runOutOfTimeRemedy : errorRemedy(error),
+          evidence,
+        }),
+      );
     return reason;
   } finally {
     clearTimeout(timer);

@@ -9,7 +9,10 @@ import { SuiteError } from './target.js';
 
 /** The requirements a selection names; every requirement when `only` is empty. */
 export function selectRequirements(all: readonly Requirement[], only: readonly string[] | undefined): Requirement[] {
-  const tokens = (only ?? []).flatMap((token) => token.split(',')).map((token) => token.trim()).filter((token) => token !== '');
+  const tokens = (only ?? [])
+    .flatMap((token) => token.split(','))
+    .map((token) => token.trim())
+    .filter((token) => token !== '');
   if (tokens.length === 0) {
     return [...all];
   }
@@ -37,7 +40,9 @@ export function selectRequirements(all: readonly Requirement[], only: readonly s
 export function checksFor(selected: readonly Requirement[], all: readonly Check[]): Check[] {
   const ids = new Set(selected.map((requirement) => requirement.id));
   const sweptCategories = new Set(
-    all.filter((check) => check.phase === 'sweep' && check.requirements.some((id) => ids.has(id))).map((check) => check.category),
+    all
+      .filter((check) => check.phase === 'sweep' && check.requirements.some((id) => ids.has(id)))
+      .map((check) => check.category),
   );
   return all.filter((check) => check.requirements.some((id) => ids.has(id)) || sweptCategories.has(check.category));
 }

@@ -39,7 +39,9 @@ export function startBodyA(synths: readonly string[], title = marker('session'),
 }
 
 /** A decision-brief start (request variant B). */
-export function startBodyB(question = `${marker('brief')}: should we raise the Pro plan price by 5%?`): Record<string, unknown> {
+export function startBodyB(
+  question = `${marker('brief')}: should we raise the Pro plan price by 5%?`,
+): Record<string, unknown> {
   return { question, session_type: 'boardroom', mode: 'boardroom' };
 }
 
@@ -82,7 +84,11 @@ export async function startSession(
   return { id, exchange, variant: startVariantOf(contract, json) };
 }
 
-export async function readSession(client: HttpClient, id: string, query?: Record<string, number>): Promise<{ exchange: Exchange; session: SessionBody }> {
+export async function readSession(
+  client: HttpClient,
+  id: string,
+  query?: Record<string, number>,
+): Promise<{ exchange: Exchange; session: SessionBody }> {
   const exchange = await client.get(`/v1/sessions/${id}`, query === undefined ? {} : { query });
   if (exchange.response?.status !== 200) {
     throw new SetupFailure(`reading session ${id} answered ${exchange.response?.status}`, exchange);
@@ -91,7 +97,10 @@ export async function readSession(client: HttpClient, id: string, query?: Record
   // A read without the required `status` breaks the contract on the main read: no wait on it can end,
   // so the check stops here, in seconds, and the contract sweep judges the answer.
   if (typeof session.status !== 'string') {
-    throw new SetupFailure(`reading session ${id} answered without the required status, so no wait on the session can end`, exchange);
+    throw new SetupFailure(
+      `reading session ${id} answered without the required status, so no wait on the session can end`,
+      exchange,
+    );
   }
   return { exchange, session };
 }
@@ -116,7 +125,9 @@ export async function waitForSession(
       return session;
     }
     if (Date.now() >= deadline) {
-      throw new SetupFailure(`session ${id} stayed ${session.status ?? 'unknown'} for ${Math.round(timeoutMs / 1000)} s`);
+      throw new SetupFailure(
+        `session ${id} stayed ${session.status ?? 'unknown'} for ${Math.round(timeoutMs / 1000)} s`,
+      );
     }
   }
 }

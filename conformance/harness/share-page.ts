@@ -37,7 +37,14 @@ interface PageLocation {
 
 /** Where the link may open, in the order tried: the profile's place, or the URL's path on the target, then the URL. */
 function candidates(ctx: CheckContext, shareUrl: string, token: string): PageLocation[] {
-  const client = (baseUrl: string): HttpClient => new HttpClient({ ...ctx.anonymous.config, baseUrl, log: new PageLog(ctx.anonymous.config.log), check: ctx.name, credentials: { kind: 'none' } });
+  const client = (baseUrl: string): HttpClient =>
+    new HttpClient({
+      ...ctx.anonymous.config,
+      baseUrl,
+      log: new PageLog(ctx.anonymous.config.log),
+      check: ctx.name,
+      credentials: { kind: 'none' },
+    });
   const onTarget = client(ctx.anonymous.config.baseUrl);
   const template = ctx.profile.sharePage;
   if (template !== undefined) {
@@ -46,7 +53,9 @@ function candidates(ctx: CheckContext, shareUrl: string, token: string): PageLoc
   const url = new URL(shareUrl, `${ctx.anonymous.config.baseUrl.replace(/\/+$/, '')}/`);
   const path = `${url.pathname}${url.search}`;
   const own = { client: onTarget, path };
-  return url.origin === new URL(ctx.anonymous.config.baseUrl).origin ? [own] : [own, { client: client(url.origin), path }];
+  return url.origin === new URL(ctx.anonymous.config.baseUrl).origin
+    ? [own]
+    : [own, { client: client(url.origin), path }];
 }
 
 /**
@@ -54,7 +63,11 @@ function candidates(ctx: CheckContext, shareUrl: string, token: string): PageLoc
  * a 401 problem, say, has no page there).
  */
 function isPage(exchange: Exchange): boolean {
-  return exchange.response !== undefined && exchange.response.status !== 404 && !/json/i.test(exchange.response.headers['content-type'] ?? '');
+  return (
+    exchange.response !== undefined &&
+    exchange.response.status !== 404 &&
+    !/json/i.test(exchange.response.headers['content-type'] ?? '')
+  );
 }
 
 /**
@@ -62,7 +75,10 @@ function isPage(exchange: Exchange): boolean {
  * whose answer is a page is where the page lives; when none is, the last answer stands.
  */
 export function sharePageOf(ctx: CheckContext, shareUrl: string): SharePage | undefined {
-  const token = shareUrl.split('/').filter((segment) => segment !== '').pop();
+  const token = shareUrl
+    .split('/')
+    .filter((segment) => segment !== '')
+    .pop();
   if (token === undefined) {
     return undefined;
   }
@@ -86,7 +102,8 @@ export function sharePageOf(ctx: CheckContext, shareUrl: string): SharePage | un
     throw new Error('no place to open the share page');
   };
   return {
-    open: async () => (found === undefined ? (await locate()).opened : found.client.get(found.path, { retryRateLimited: false })),
+    open: async () =>
+      found === undefined ? (await locate()).opened : found.client.get(found.path, { retryRateLimited: false }),
     enter: async (password) => {
       const place = found ?? (await locate()).place;
       return place.client.send({

@@ -17,7 +17,11 @@ export interface Subscription {
 
 export type Subscribed = { subscription: Subscription } | { refused: Exchange };
 
-export async function subscribe(ctx: CheckContext, events: readonly string[], answer: Answer = 200): Promise<Subscribed> {
+export async function subscribe(
+  ctx: CheckContext,
+  events: readonly string[],
+  answer: Answer = 200,
+): Promise<Subscribed> {
   const endpoint = (await ctx.receiver()).endpoint(answer);
   const exchange = await ctx.http.post('/v1/webhooks', { label: marker('webhooks'), url: endpoint.url, events });
   const body = (jsonOf(exchange) ?? {}) as {
@@ -33,7 +37,9 @@ export async function subscribe(ctx: CheckContext, events: readonly string[], an
   }
   let retrySchedule = body.subscription?.retry_schedule;
   if (retrySchedule === undefined) {
-    retrySchedule = (jsonOf(await ctx.http.get(`/v1/webhooks/${id}`)) as { retry_schedule?: Subscription['retrySchedule'] } | undefined)?.retry_schedule;
+    retrySchedule = (
+      jsonOf(await ctx.http.get(`/v1/webhooks/${id}`)) as { retry_schedule?: Subscription['retrySchedule'] } | undefined
+    )?.retry_schedule;
   }
   return { subscription: { id, secret: body.signing_secret, endpoint, exchange, retrySchedule } };
 }
@@ -49,7 +55,11 @@ export function refusalReason(refused: Exchange): string {
  */
 export async function causeCancellation(ctx: Pick<CheckContext, 'http' | 'contract' | 'target'>): Promise<string> {
   for (let tries = 0; ; tries++) {
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('webhook event'), 10));
+    const started = await startSession(
+      ctx.http,
+      ctx.contract,
+      startBodyA(ctx.target.synths, marker('webhook event'), 10),
+    );
     const cancelled = await ctx.http.post(`/v1/sessions/${started.id}/cancel`);
     if (cancelled.response?.status === 200 || tries === 2) {
       return started.id;

@@ -53,7 +53,9 @@ async function reach(client: HttpClient, path: string): Promise<Exchange> {
     return await client.get(path);
   } catch (error) {
     if (error instanceof TransportError) {
-      throw new SuiteError(`The target at ${client.config.baseUrl} cannot be reached: ${error.exchange.error ?? error.message}`);
+      throw new SuiteError(
+        `The target at ${client.config.baseUrl} cannot be reached: ${error.exchange.error ?? error.message}`,
+      );
     }
     throw error;
   }
@@ -64,7 +66,9 @@ async function checkKey(client: HttpClient, flag: string): Promise<void> {
   const probe = await reach(client, '/v1/sessions?limit=1');
   const status = probe.response?.status;
   if (status === 401 || status === 403) {
-    throw new SuiteError(`${flag} was rejected: GET ${client.url('/v1/sessions')} answered ${status}; pass a key of a workspace of this deployment that may use the API`);
+    throw new SuiteError(
+      `${flag} was rejected: GET ${client.url('/v1/sessions')} answered ${status}; pass a key of a workspace of this deployment that may use the API`,
+    );
   }
 }
 
@@ -91,14 +95,18 @@ function answersAsApi(exchange: Exchange): boolean {
 /** What the health probe answered, in a few words. */
 function described(exchange: Exchange): string {
   const response = exchange.response;
-  return response === undefined ? (exchange.error ?? 'no answer') : `${response.status} ${response.headers['content-type'] ?? 'without a Content-Type'}`;
+  return response === undefined
+    ? (exchange.error ?? 'no answer')
+    : `${response.status} ${response.headers['content-type'] ?? 'without a Content-Type'}`;
 }
 
 /** The base URLs to try when `baseUrl` is not the API's: the same host with fewer path segments. */
 function shorterBaseUrls(baseUrl: string): string[] {
   const url = new URL(baseUrl);
   const segments = url.pathname.split('/').filter((segment) => segment !== '');
-  return segments.map((_, index) => `${url.origin}/${segments.slice(0, segments.length - 1 - index).join('/')}`.replace(/\/$/, ''));
+  return segments.map((_, index) =>
+    `${url.origin}/${segments.slice(0, segments.length - 1 - index).join('/')}`.replace(/\/$/, ''),
+  );
 }
 
 /**
@@ -113,9 +121,15 @@ async function checkBaseUrl(anonymous: HttpClient): Promise<Exchange> {
   }
   const problem = `GET ${anonymous.url('/v1/health')} answered ${described(health)}, not the API's health probe`;
   for (const candidate of shorterBaseUrls(baseUrl)) {
-    const probe = await anonymous.as({ kind: 'none' }).withBaseUrl(candidate).get('/v1/health').catch(() => undefined);
+    const probe = await anonymous
+      .as({ kind: 'none' })
+      .withBaseUrl(candidate)
+      .get('/v1/health')
+      .catch(() => undefined);
     if (probe !== undefined && answersAsApi(probe)) {
-      throw new SuiteError(`${problem}. The base URL has a path prefix too many: ${candidate}/v1/health answers, so use --target ${candidate}`);
+      throw new SuiteError(
+        `${problem}. The base URL has a path prefix too many: ${candidate}/v1/health answers, so use --target ${candidate}`,
+      );
     }
   }
   const html = /html/i.test(health.response?.headers['content-type'] ?? '');
@@ -149,7 +163,9 @@ export async function discoverTarget({ anonymous, keyA, keyB }: DiscoveryClients
       clock = await controlledClock(candidate);
       control = candidate;
     } catch (error) {
-      throw new SuiteError(`The target announces test control at ${candidate.url}, but it does not answer: ${(error as Error).message}`);
+      throw new SuiteError(
+        `The target announces test control at ${candidate.url}, but it does not answer: ${(error as Error).message}`,
+      );
     }
   }
 
@@ -169,7 +185,9 @@ export async function discoverTarget({ anonymous, keyA, keyB }: DiscoveryClients
   if (live) {
     const library = await reach(keyA, '/synths?limit=100');
     const items = bodyOf(library)['items'];
-    synths = Array.isArray(items) ? items.map((item) => String((item as { slug?: unknown }).slug)).filter((slug) => slug !== 'undefined') : [];
+    synths = Array.isArray(items)
+      ? items.map((item) => String((item as { slug?: unknown }).slug)).filter((slug) => slug !== 'undefined')
+      : [];
   }
   return { baseUrl, live, liveEvidence, announced, control, clock, hasSecondKey: keyB !== undefined, synths };
 }

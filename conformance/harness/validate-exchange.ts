@@ -66,7 +66,10 @@ export function validateExchange(contract: Contract, operation: OperationEntry, 
       },
     ];
   }
-  return [...headerViolations(contract, documented, response.headers), ...bodyViolations(contract, documented, exchange)];
+  return [
+    ...headerViolations(contract, documented, response.headers),
+    ...bodyViolations(contract, documented, exchange),
+  ];
 }
 
 function headerViolations(
@@ -84,7 +87,12 @@ function headerViolations(
     const value = headers[lower];
     if (value === undefined) {
       if (header.node.required === true) {
-        violations.push({ requirement: 'CONT-003', message: `required header ${name} is missing`, expected: name, got: null });
+        violations.push({
+          requirement: 'CONT-003',
+          message: `required header ${name} is missing`,
+          expected: name,
+          got: null,
+        });
       }
       continue;
     }
@@ -118,10 +126,24 @@ function bodyViolations(
   if (documentedTypes.length === 0) {
     return response.body === ''
       ? []
-      : [{ requirement: 'CONT-002', message: 'the contract documents no body for this status', expected: 'no body', got: mediaType ?? 'a body without Content-Type' }];
+      : [
+          {
+            requirement: 'CONT-002',
+            message: 'the contract documents no body for this status',
+            expected: 'no body',
+            got: mediaType ?? 'a body without Content-Type',
+          },
+        ];
   }
   if (mediaType === undefined || !documentedTypes.includes(mediaType)) {
-    return [{ requirement: 'CONT-002', message: 'undocumented Content-Type', expected: documentedTypes, got: response.headers['content-type'] ?? null }];
+    return [
+      {
+        requirement: 'CONT-002',
+        message: 'undocumented Content-Type',
+        expected: documentedTypes,
+        got: response.headers['content-type'] ?? null,
+      },
+    ];
   }
   const media = resolve<MediaTypeObject>(contract.document, childPointer(documented.pointer, 'content', mediaType));
   if (media.node.schema === undefined) {
@@ -135,12 +157,26 @@ function bodyViolations(
   try {
     body = JSON.parse(response.body);
   } catch {
-    return [{ requirement: 'CONT-004', message: 'the body is not JSON', expected: mediaType, got: response.body.slice(0, 200) }];
+    return [
+      {
+        requirement: 'CONT-004',
+        message: 'the body is not JSON',
+        expected: mediaType,
+        got: response.body.slice(0, 200),
+      },
+    ];
   }
   const result = contract.validator.validate(schemaPointer, body);
   return result.valid
     ? []
-    : [{ requirement: 'CONT-004', message: 'the body does not match its schema', expected: errorsText(result.errors), got: 'see the response body' }];
+    : [
+        {
+          requirement: 'CONT-004',
+          message: 'the body does not match its schema',
+          expected: errorsText(result.errors),
+          got: 'see the response body',
+        },
+      ];
 }
 
 /**
@@ -153,7 +189,12 @@ function streamViolations(contract: Contract, schemaPointer: string, text: strin
   for (const event of parseEventStream(text).events) {
     const result = contract.validator.validate(schemaPointer, event);
     if (!result.valid) {
-      violations.push({ requirement: 'CONT-004', message: `event ${event.event} (id ${event.id ?? 'none'}) does not match the event schema`, expected: errorsText(result.errors), got: event });
+      violations.push({
+        requirement: 'CONT-004',
+        message: `event ${event.event} (id ${event.id ?? 'none'}) does not match the event schema`,
+        expected: errorsText(result.errors),
+        got: event,
+      });
       continue;
     }
     const dataSchema = dataSchemaOf(contract, schemaPointer, event.event);
@@ -164,12 +205,22 @@ function streamViolations(contract: Contract, schemaPointer: string, text: strin
     try {
       data = JSON.parse(event.data);
     } catch {
-      violations.push({ requirement: 'CONT-004', message: `event ${event.event} data is not JSON`, expected: 'JSON', got: event.data });
+      violations.push({
+        requirement: 'CONT-004',
+        message: `event ${event.event} data is not JSON`,
+        expected: 'JSON',
+        got: event.data,
+      });
       continue;
     }
     const dataResult = contract.validator.validate(dataSchema, data);
     if (!dataResult.valid) {
-      violations.push({ requirement: 'CONT-004', message: `event ${event.event} data does not match its schema`, expected: errorsText(dataResult.errors), got: data });
+      violations.push({
+        requirement: 'CONT-004',
+        message: `event ${event.event} data does not match its schema`,
+        expected: errorsText(dataResult.errors),
+        got: data,
+      });
     }
   }
   return violations;
@@ -179,7 +230,9 @@ function streamViolations(contract: Contract, schemaPointer: string, text: strin
 export function dataSchemaOf(contract: Contract, schemaPointer: string, eventName: string): string | undefined {
   const schema = resolve<Record<string, unknown>>(contract.document, schemaPointer);
   const branches = Array.isArray(schema.node['oneOf'])
-    ? (schema.node['oneOf'] as unknown[]).map((_, index) => resolve<Record<string, unknown>>(contract.document, childPointer(schema.pointer, 'oneOf', index)))
+    ? (schema.node['oneOf'] as unknown[]).map((_, index) =>
+        resolve<Record<string, unknown>>(contract.document, childPointer(schema.pointer, 'oneOf', index)),
+      )
     : [schema];
   for (const branch of branches) {
     const properties = branch.node['properties'] as Record<string, Record<string, unknown>> | undefined;

@@ -14,7 +14,10 @@ export function progressLine(event: ProgressEvent): string | undefined {
   switch (event.type) {
     case 'target': {
       const { target } = event;
-      const clock = target.control === undefined ? 'no time control' : `time scale ${target.clock.scale()}${target.clock.controllable ? ', adjustable' : ''}`;
+      const clock =
+        target.control === undefined
+          ? 'no time control'
+          : `time scale ${target.clock.scale()}${target.clock.controllable ? ', adjustable' : ''}`;
       return `target ${target.baseUrl}: ${target.live ? 'live implementation' : 'mock (no state)'}, ${clock}${target.hasSecondKey ? ', second workspace key' : ''}`;
     }
     case 'check-start':
@@ -56,13 +59,23 @@ export function renderSummary(result: RunResult): string {
     }
   }
   if (result.coverage !== undefined) {
-    lines.push('', ...coverageLines(result.coverage, new Map(result.requirements.map((requirement) => [requirement.id, requirement.status]))));
+    lines.push(
+      '',
+      ...coverageLines(
+        result.coverage,
+        new Map(result.requirements.map((requirement) => [requirement.id, requirement.status])),
+      ),
+    );
   }
   const { requirements, byLevel } = result.summary;
   lines.push('');
-  lines.push(`${requirements.total} requirements: ${requirements.pass} pass, ${requirements.fail} fail, ${requirements.error} error, ${requirements.skip} skip (${result.requests} requests, ${(result.durationMs / 1000).toFixed(1)} s)`);
+  lines.push(
+    `${requirements.total} requirements: ${requirements.pass} pass, ${requirements.fail} fail, ${requirements.error} error, ${requirements.skip} skip (${result.requests} requests, ${(result.durationMs / 1000).toFixed(1)} s)`,
+  );
   for (const level of ['MUST', 'SHOULD', 'MAY'] as const) {
-    lines.push(`  ${level.padEnd(6)} ${byLevel[level].pass} pass, ${byLevel[level].fail} fail, ${byLevel[level].error} error, ${byLevel[level].skip} skip`);
+    lines.push(
+      `  ${level.padEnd(6)} ${byLevel[level].pass} pass, ${byLevel[level].fail} fail, ${byLevel[level].error} error, ${byLevel[level].skip} skip`,
+    );
   }
   const { mustUnchecked, verdict } = result.summary;
   if (verdict === 'incomplete') {

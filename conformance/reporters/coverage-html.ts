@@ -15,12 +15,16 @@ function requirementLink(id: string, statuses: RunStatuses): string {
 }
 
 function requirementLinks(ids: readonly string[], statuses: RunStatuses): string {
-  return ids.length === 0 ? '<span class="muted">none yet</span>' : ids.map((id) => requirementLink(id, statuses)).join(', ');
+  return ids.length === 0
+    ? '<span class="muted">none yet</span>'
+    : ids.map((id) => requirementLink(id, statuses)).join(', ');
 }
 
 /** The requirements of a gap, each with its status in this run. */
 function gapRequirements(ids: readonly string[], statuses: RunStatuses): string {
-  return ids.map((id) => `${requirementLink(id, statuses)} <span class="muted">(${escape(statusNote(id, statuses))})</span>`).join(', ');
+  return ids
+    .map((id) => `${requirementLink(id, statuses)} <span class="muted">(${escape(statusNote(id, statuses))})</span>`)
+    .join(', ');
 }
 
 function meter(seen: number, documented: number): string {
@@ -32,30 +36,52 @@ function operationRow(operation: OperationCoverage, statuses: RunStatuses): stri
   const chips = Object.entries(operation.statuses)
     .map(([status, count]) => `<span class="chip s${status[0]}">${escape(status)} ×${count}</span>`)
     .join(' ');
-  const unseen = operation.unseenStatuses.length === 0 ? '' : `<br><span class="muted">not seen: ${escape(operation.unseenStatuses.join(', '))}</span>`;
+  const unseen =
+    operation.unseenStatuses.length === 0
+      ? ''
+      : `<br><span class="muted">not seen: ${escape(operation.unseenStatuses.join(', '))}</span>`;
   return `<tr class="${operation.exercised ? '' : 'gap'}"><td class="status ${operation.exercised ? 'pass' : 'fail'}">${operation.exercised ? 'yes' : 'no'}</td><td><code>${escape(operation.method)} ${escape(operation.path)}</code><br><span class="muted">${escape(operation.operationId)}</span></td><td>${operation.calls}</td><td>${chips}${unseen}</td><td>${requirementLinks(operation.requirements, statuses)}</td></tr>`;
 }
 
 function itemRows(items: readonly ItemCoverage[], statuses: RunStatuses): string {
   return items
-    .map((item) => `<tr class="${item.seen === 0 ? 'gap' : ''}"><td><code>${escape(item.name)}</code>${item.documented ? '' : ' <span class="muted">(not in the contract)</span>'}</td><td>${item.seen}</td><td>${requirementLinks(item.requirements, statuses)}</td></tr>`)
+    .map(
+      (item) =>
+        `<tr class="${item.seen === 0 ? 'gap' : ''}"><td><code>${escape(item.name)}</code>${item.documented ? '' : ' <span class="muted">(not in the contract)</span>'}</td><td>${item.seen}</td><td>${requirementLinks(item.requirements, statuses)}</td></tr>`,
+    )
     .join('');
 }
 
-const itemKinds: ReadonlyArray<Exclude<CoverageKind, 'operations'>> = ['startRequestVariants', 'startResponseVariants', 'webhookEnvelopes', 'problemTypes', 'webhookEvents', 'streamEvents'];
+const itemKinds: ReadonlyArray<Exclude<CoverageKind, 'operations'>> = [
+  'startRequestVariants',
+  'startResponseVariants',
+  'webhookEnvelopes',
+  'problemTypes',
+  'webhookEvents',
+  'streamEvents',
+];
 
 export function coverageSection(coverage: Coverage, statuses: RunStatuses = new Map()): string {
   const counts = (Object.keys(coverageLabels) as CoverageKind[])
-    .map((kind) => `<tr><td>${escape(coverageLabels[kind])}</td><td>${meter(coverage.summary[kind].seen, coverage.summary[kind].documented)}</td></tr>`)
+    .map(
+      (kind) =>
+        `<tr><td>${escape(coverageLabels[kind])}</td><td>${meter(coverage.summary[kind].seen, coverage.summary[kind].documented)}</td></tr>`,
+    )
     .join('');
   const gaps =
     coverage.gaps.length === 0
       ? '<p class="pass">No gap: the run exercised everything the contract documents.</p>'
       : `<table><thead><tr><th>kind</th><th>not seen</th><th>requirement that would cover it</th></tr></thead><tbody>${coverage.gaps
-          .map((gap) => `<tr><td>${escape(gapLabels[gap.kind])}</td><td><code>${escape(gap.item)}</code></td><td>${gap.requirements.length === 0 ? escape(coveredBy(gap)) : gapRequirements(gap.requirements, statuses)}</td></tr>`)
+          .map(
+            (gap) =>
+              `<tr><td>${escape(gapLabels[gap.kind])}</td><td><code>${escape(gap.item)}</code></td><td>${gap.requirements.length === 0 ? escape(coveredBy(gap)) : gapRequirements(gap.requirements, statuses)}</td></tr>`,
+          )
           .join('')}</tbody></table>`;
   const items = itemKinds
-    .map((kind) => `<details><summary>${escape(coverageLabels[kind])} (${coverage.summary[kind].seen}/${coverage.summary[kind].documented})</summary><table><thead><tr><th>item</th><th>seen</th><th>requirements</th></tr></thead><tbody>${itemRows(coverage[kind], statuses)}</tbody></table></details>`)
+    .map(
+      (kind) =>
+        `<details><summary>${escape(coverageLabels[kind])} (${coverage.summary[kind].seen}/${coverage.summary[kind].documented})</summary><table><thead><tr><th>item</th><th>seen</th><th>requirements</th></tr></thead><tbody>${itemRows(coverage[kind], statuses)}</tbody></table></details>`,
+    )
     .join('\n');
   return `<section id="coverage"><h2>Coverage of the contract</h2>
 <table class="coverage-counts"><tbody>${counts}</tbody></table>

@@ -38,7 +38,9 @@ export function statusNote(id: string, statuses: RunStatuses): string {
 
 /** "covered by VER-004 (skip), RATE-001 (not selected)" or the note that no requirement covers it. */
 export function coveredBy(gap: CoverageGap, statuses: RunStatuses = new Map()): string {
-  return gap.requirements.length === 0 ? 'no requirement covers it' : `covered by ${gap.requirements.map((id) => `${id} (${statusNote(id, statuses)})`).join(', ')}`;
+  return gap.requirements.length === 0
+    ? 'no requirement covers it'
+    : `covered by ${gap.requirements.map((id) => `${id} (${statusNote(id, statuses)})`).join(', ')}`;
 }
 
 export function coverageLines(coverage: Coverage, statuses: RunStatuses = new Map()): string[] {

@@ -4,12 +4,23 @@
  * requirement its status, its seed section and the evidence, each exchange with its request and response.
  * @module
  */
-import { type EvidenceRecord, type ObservationRecord, type RequirementResult, type RunResult, verdictLine } from '../harness/results.js';
+import {
+  type EvidenceRecord,
+  type ObservationRecord,
+  type RequirementResult,
+  type RunResult,
+  verdictLine,
+} from '../harness/results.js';
 import { reportedCategories } from '../requirements/types.js';
 import { coverageSection, coverageStyle } from './coverage-html.js';
 
 export function htmlEscape(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
 }
 
 const style = `
@@ -38,7 +49,9 @@ function json(value: unknown): string {
 }
 
 function headers(record: Record<string, string>): string {
-  return Object.entries(record).map(([name, value]) => `${name}: ${value}`).join('\n');
+  return Object.entries(record)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
 }
 
 function exchange(record: EvidenceRecord): string {
@@ -71,10 +84,15 @@ export function renderHtml(result: RunResult): string {
   const sections = reportedCategories
     .map((category) => result.requirements.filter((requirement) => requirement.category === category))
     .filter((group) => group.length > 0)
-    .map((group) => `<h2>${htmlEscape(group[0]!.category)}</h2><table><tbody>${group.map(row).join('\n')}</tbody></table>`)
+    .map(
+      (group) => `<h2>${htmlEscape(group[0]!.category)}</h2><table><tbody>${group.map(row).join('\n')}</tbody></table>`,
+    )
     .join('\n');
   const levels = (['MUST', 'SHOULD', 'MAY'] as const)
-    .map((level) => `<div><b>${level}</b> ${summary.byLevel[level].pass} pass · ${summary.byLevel[level].fail} fail · ${summary.byLevel[level].error} error · ${summary.byLevel[level].skip} skip</div>`)
+    .map(
+      (level) =>
+        `<div><b>${level}</b> ${summary.byLevel[level].pass} pass · ${summary.byLevel[level].fail} fail · ${summary.byLevel[level].error} error · ${summary.byLevel[level].skip} skip</div>`,
+    )
     .join('');
   const verdictClass = { conformant: 'ok', 'not conformant': 'bad', incomplete: 'incomplete' }[summary.verdict];
   const verdict = `<span class="verdict ${verdictClass}" data-verdict="${summary.verdict}">${htmlEscape(verdictLine(summary))}</span>`;
@@ -82,7 +100,10 @@ export function renderHtml(result: RunResult): string {
     summary.mustUnchecked.length === 0
       ? ''
       : `<h2>MUST requirements not checked (${summary.mustUnchecked.length})</h2><table><thead><tr><th>requirement</th><th>why</th><th>what would enable it</th></tr></thead><tbody>${summary.mustUnchecked
-          .map((one) => `<tr><td><a href="#${htmlEscape(one.id)}">${htmlEscape(one.id)}</a> <span class="status ${one.status}">${one.status}</span></td><td>${htmlEscape(one.reason)}</td><td>${htmlEscape(one.remedy)}</td></tr>`)
+          .map(
+            (one) =>
+              `<tr><td><a href="#${htmlEscape(one.id)}">${htmlEscape(one.id)}</a> <span class="status ${one.status}">${one.status}</span></td><td>${htmlEscape(one.reason)}</td><td>${htmlEscape(one.remedy)}</td></tr>`,
+          )
           .join('')}</tbody></table>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

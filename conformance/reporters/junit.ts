@@ -15,11 +15,11 @@ export function xmlEscape(text: string): string {
     text
       // eslint-disable-next-line no-control-regex
       .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&apos;')
+      .replaceAll('&', '&amp;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;')
+      .replaceAll('"', '&quot;')
+      .replaceAll("'", '&apos;')
   );
 }
 
@@ -35,7 +35,9 @@ function details(result: RequirementResult): string {
         lines.push(`  got:      ${JSON.stringify(observation.got)}`);
       }
       for (const exchange of observation.evidence.slice(0, 3)) {
-        lines.push(`  ${exchange.inbound === true ? 'received' : 'sent'}: ${exchange.request.method} ${exchange.request.url} → ${exchange.response?.status ?? exchange.error ?? 'no response'}`);
+        lines.push(
+          `  ${exchange.inbound === true ? 'received' : 'sent'}: ${exchange.request.method} ${exchange.request.url} → ${exchange.response?.status ?? exchange.error ?? 'no response'}`,
+        );
       }
       return lines.join('\n');
     })
@@ -45,8 +47,13 @@ function details(result: RequirementResult): string {
 function testCase(result: RequirementResult): string {
   const name = xmlEscape(`${result.id} [${result.level}] ${result.statement}`);
   const open = `    <testcase classname="conformance.${result.category}" name="${name}" time="0">`;
-  const why = result.reason ?? result.observations.find((observation) => observation.outcome === result.status)?.message ?? result.status;
-  const message = xmlEscape(`${why}${result.remedy === undefined ? '' : `; to check it: ${result.remedy}`}`.slice(0, 800));
+  const why =
+    result.reason ??
+    result.observations.find((observation) => observation.outcome === result.status)?.message ??
+    result.status;
+  const message = xmlEscape(
+    `${why}${result.remedy === undefined ? '' : `; to check it: ${result.remedy}`}`.slice(0, 800),
+  );
   switch (result.status) {
     case 'pass':
       return `${open}</testcase>`;
@@ -73,7 +80,8 @@ export function renderJunit(result: RunResult): string {
       ].join('\n');
     });
   const total = result.summary.requirements;
-  const property = (name: string, value: string): string => `      <property name="${name}" value="${xmlEscape(value)}"/>`;
+  const property = (name: string, value: string): string =>
+    `      <property name="${name}" value="${xmlEscape(value)}"/>`;
   // Surefire's schema allows a suite of properties alone: the verdict stays out of the test counts.
   const verdict = [
     `  <testsuite name="conformance.verdict" tests="0" failures="0" errors="0" skipped="0" time="0" timestamp="${result.startedAt.slice(0, 19)}">`,

@@ -22,7 +22,8 @@ export const actionRequirements: readonly Requirement[] = [
     category: 'actions',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: "An approved execution of a complete session's recommendation through a connected tool is recorded executed with the tool's result.",
+    statement:
+      "An approved execution of a complete session's recommendation through a connected tool is recorded executed with the tool's result.",
     checks: ['actions.execute-and-undo'],
   },
   {
@@ -40,7 +41,8 @@ export const actionRequirements: readonly Requirement[] = [
     category: 'actions',
     seed: 'Events › Event types and data',
     provenance: 'variant',
-    statement: 'An approved execution emits action.executed, and a refused one emits nothing (event list variants 3 and 4).',
+    statement:
+      'An approved execution emits action.executed, and a refused one emits nothing (event list variants 3 and 4).',
     checks: ['actions.events'],
   },
   {
@@ -58,7 +60,8 @@ export const actionRequirements: readonly Requirement[] = [
     category: 'actions',
     seed: 'Errors › Error catalog',
     provenance: 'designed',
-    statement: 'An approved execution for a session that has not completed, or through an integration that is not connected, is 409 conflict.',
+    statement:
+      'An approved execution for a session that has not completed, or through an integration that is not connected, is 409 conflict.',
     checks: ['actions.refused-states'],
   },
 ];

@@ -11,7 +11,8 @@ export const authRequirements: readonly Requirement[] = [
     category: 'auth',
     seed: 'Authentication 10',
     provenance: 'stated',
-    statement: 'A request without an Authorization header is answered 401 unauthorized on every authenticated operation.',
+    statement:
+      'A request without an Authorization header is answered 401 unauthorized on every authenticated operation.',
     checks: ['auth.missing-token'],
   },
   {

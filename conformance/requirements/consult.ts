@@ -13,7 +13,8 @@ export const consultRequirements: readonly Requirement[] = [
     category: 'consult',
     seed: 'Resources and their fields › Session start request (variant B)',
     provenance: 'stated',
-    statement: 'A start with session_type consult and a synth_id is accepted, and the session reads as a consult with that named expert.',
+    statement:
+      'A start with session_type consult and a synth_id is accepted, and the session reads as a consult with that named expert.',
     checks: ['consult.turns'],
   },
   {
@@ -22,7 +23,8 @@ export const consultRequirements: readonly Requirement[] = [
     category: 'consult',
     seed: 'What the service does 6',
     provenance: 'stated',
-    statement: "The MCP tool service.consult.message, offered over MCP Streamable HTTP at {base_url}/mcp, answers each turn of a consult session with the expert's reply, turn by turn.",
+    statement:
+      "The MCP tool service.consult.message, offered over MCP Streamable HTTP at {base_url}/mcp, answers each turn of a consult session with the expert's reply, turn by turn.",
     checks: ['consult.turns'],
     references: ['MCP 2025-06-18 › Transports › Streamable HTTP'],
   },
@@ -32,7 +34,8 @@ export const consultRequirements: readonly Requirement[] = [
     category: 'consult',
     seed: 'What the service does 6',
     provenance: 'stated',
-    statement: "Each consult turn is billed: it reports the credits it cost, and the pool's ledger lists one entry per turn for the session that adds up to them.",
+    statement:
+      "Each consult turn is billed: it reports the credits it cost, and the pool's ledger lists one entry per turn for the session that adds up to them.",
     checks: ['consult.turns'],
     references: ['What the service does 8'],
   },
@@ -42,7 +45,8 @@ export const consultRequirements: readonly Requirement[] = [
     category: 'consult',
     seed: 'Authentication 3',
     provenance: 'stated',
-    statement: "Over MCP, a key of another workspace cannot take a turn in a consult session: the tool answers an error and records no turn.",
+    statement:
+      'Over MCP, a key of another workspace cannot take a turn in a consult session: the tool answers an error and records no turn.',
     checks: ['consult.isolation'],
   },
   {
@@ -51,7 +55,8 @@ export const consultRequirements: readonly Requirement[] = [
     category: 'consult',
     seed: 'Authentication 10',
     provenance: 'designed',
-    statement: 'The MCP endpoint answers a request without a valid bearer key with a 401 unauthorized problem, as the API does.',
+    statement:
+      'The MCP endpoint answers a request without a valid bearer key with a 401 unauthorized problem, as the API does.',
     checks: ['consult.isolation'],
     references: ["the contract's x-mcp-tools endpoint"],
   },

@@ -31,7 +31,8 @@ export const contractRequirements: readonly Requirement[] = [
     category: 'contract',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: 'Every response carries the headers the contract marks required, and each declared header present matches its schema.',
+    statement:
+      'Every response carries the headers the contract marks required, and each declared header present matches its schema.',
     checks: ['contract.every-response'],
   },
   {
@@ -40,7 +41,8 @@ export const contractRequirements: readonly Requirement[] = [
     category: 'contract',
     seed: 'Resources and their fields',
     provenance: 'stated',
-    statement: 'Every response body, and every event of a stream, validates against the schema the contract documents for it.',
+    statement:
+      'Every response body, and every event of a stream, validates against the schema the contract documents for it.',
     checks: ['contract.every-response'],
   },
   {

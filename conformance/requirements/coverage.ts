@@ -7,7 +7,14 @@
  * @module
  */
 
-export type CoverageKind = 'operations' | 'startRequestVariants' | 'startResponseVariants' | 'webhookEnvelopes' | 'problemTypes' | 'webhookEvents' | 'streamEvents';
+export type CoverageKind =
+  | 'operations'
+  | 'startRequestVariants'
+  | 'startResponseVariants'
+  | 'webhookEnvelopes'
+  | 'problemTypes'
+  | 'webhookEvents'
+  | 'streamEvents';
 
 export type ItemKind = Exclude<CoverageKind, 'operations'>;
 

@@ -13,7 +13,8 @@ export const creditRequirements: readonly Requirement[] = [
     category: 'credits',
     seed: 'What the service does 8',
     provenance: 'stated',
-    statement: "A finished session's charge is drawn from the workspace's one pool: GET /credits lists entries for the session that add up to its credits_charged, and the balance falls by what the new entries say.",
+    statement:
+      "A finished session's charge is drawn from the workspace's one pool: GET /credits lists entries for the session that add up to its credits_charged, and the balance falls by what the new entries say.",
     checks: ['credits.session-charge'],
     references: ['docs/decisions.md › Sessions'],
   },
@@ -23,7 +24,8 @@ export const creditRequirements: readonly Requirement[] = [
     category: 'credits',
     seed: 'Errors',
     provenance: 'stated',
-    statement: 'A start whose estimate exceeds the balance is answered 402 insufficient-credits with integer session_estimate_credits above integer balance_credits and a topup_url, and starts nothing.',
+    statement:
+      'A start whose estimate exceeds the balance is answered 402 insufficient-credits with integer session_estimate_credits above integer balance_credits and a topup_url, and starts nothing.',
     checks: ['credits.insufficient'],
   },
   {
@@ -32,7 +34,8 @@ export const creditRequirements: readonly Requirement[] = [
     category: 'credits',
     seed: 'States and transitions',
     provenance: 'stated',
-    statement: "A cancellation's reconciliation is visible in the ledger: the session's entries add up to minus its credits_charged, the refund of credits_refunded among them.",
+    statement:
+      "A cancellation's reconciliation is visible in the ledger: the session's entries add up to minus its credits_charged, the refund of credits_refunded among them.",
     checks: ['credits.cancel-reconciliation'],
   },
   {
@@ -41,7 +44,8 @@ export const creditRequirements: readonly Requirement[] = [
     category: 'credits',
     seed: 'What the service does 8',
     provenance: 'stated',
-    statement: 'API calls carry no per-call surcharge: reads change the balance by nothing but what the ledger lists, and add no entry of their own.',
+    statement:
+      'API calls carry no per-call surcharge: reads change the balance by nothing but what the ledger lists, and add no entry of their own.',
     checks: ['credits.no-surcharge'],
   },
   {
@@ -50,7 +54,8 @@ export const creditRequirements: readonly Requirement[] = [
     category: 'credits',
     seed: 'Events › Event types and data',
     provenance: 'stated',
-    statement: "session.cancelled reports the reconciliation the ledger shows: credits_charged is what the session's entries drew, and credits_refunded the refund among them.",
+    statement:
+      "session.cancelled reports the reconciliation the ledger shows: credits_charged is what the session's entries drew, and credits_refunded the refund among them.",
     checks: ['credits.cancelled-amounts'],
   },
 ];

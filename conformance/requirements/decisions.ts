@@ -13,7 +13,8 @@ export const decisionRequirements: readonly Requirement[] = [
     category: 'decisions',
     seed: 'Endpoints › Paths with purpose given',
     provenance: 'stated',
-    statement: 'Capturing a decision against a session answers 201 with the decision as recorded, its text and who decided.',
+    statement:
+      'Capturing a decision against a session answers 201 with the decision as recorded, its text and who decided.',
     checks: ['decisions.capture'],
   },
   {
@@ -31,7 +32,8 @@ export const decisionRequirements: readonly Requirement[] = [
     category: 'decisions',
     seed: 'Events › Event types and data',
     provenance: 'variant',
-    statement: 'Capturing a decision emits decision.captured naming the decision and its session (event list variant 4).',
+    statement:
+      'Capturing a decision emits decision.captured naming the decision and its session (event list variant 4).',
     checks: ['decisions.captured-event'],
   },
 ];

@@ -12,7 +12,8 @@ export const deliveryRetentionRequirements: readonly Requirement[] = [
     category: 'delivery-retention',
     seed: 'Limits',
     provenance: 'stated',
-    statement: 'GET /v1/webhooks/{id}/deliveries shows at most the last 100 attempts of a subscription, across all its pages.',
+    statement:
+      'GET /v1/webhooks/{id}/deliveries shows at most the last 100 attempts of a subscription, across all its pages.',
     checks: ['delivery-retention.last-100'],
   },
   {

@@ -13,7 +13,8 @@ export const exportRequirements: readonly Requirement[] = [
     category: 'exports',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: "A Markdown export is text/markdown and a Markdown document with a heading, holding the session's title.",
+    statement:
+      "A Markdown export is text/markdown and a Markdown document with a heading, holding the session's title.",
     checks: ['exports.formats'],
   },
   {
@@ -22,7 +23,8 @@ export const exportRequirements: readonly Requirement[] = [
     category: 'exports',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: 'A JSON export is application/json and parses as JSON naming the session, its memo valid against the contract.',
+    statement:
+      'A JSON export is application/json and parses as JSON naming the session, its memo valid against the contract.',
     checks: ['exports.formats'],
   },
   {
@@ -31,7 +33,8 @@ export const exportRequirements: readonly Requirement[] = [
     category: 'exports',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: "A text export is text/plain and plain text (no markup, no control characters) holding the session's title.",
+    statement:
+      "A text export is text/plain and plain text (no markup, no control characters) holding the session's title.",
     checks: ['exports.formats'],
   },
   {
@@ -40,7 +43,8 @@ export const exportRequirements: readonly Requirement[] = [
     category: 'exports',
     seed: 'Endpoints › Paths with purpose given',
     provenance: 'variant',
-    statement: 'A PDF export is application/pdf and a PDF file: header, cross-reference table, trailer, startxref and %%EOF, of the size it states.',
+    statement:
+      'A PDF export is application/pdf and a PDF file: header, cross-reference table, trailer, startxref and %%EOF, of the size it states.',
     checks: ['exports.formats'],
     references: ['ISO 32000-1 §7.5'],
   },
@@ -50,7 +54,8 @@ export const exportRequirements: readonly Requirement[] = [
     category: 'exports',
     seed: 'Endpoints › Paths with purpose given',
     provenance: 'variant',
-    statement: 'Each published path answers 201 with an export of each format it is published with: /export Markdown, JSON and text, /exports Markdown, PDF and JSON.',
+    statement:
+      'Each published path answers 201 with an export of each format it is published with: /export Markdown, JSON and text, /exports Markdown, PDF and JSON.',
     checks: ['exports.formats'],
   },
   {

@@ -21,7 +21,8 @@ export const idempotencyRequirements: readonly Requirement[] = [
     category: 'idempotency',
     seed: 'Limits',
     provenance: 'stated',
-    statement: 'Repeating a write with the same key and body returns the original status and body and does not act again.',
+    statement:
+      'Repeating a write with the same key and body returns the original status and body and does not act again.',
     checks: ['idempotency.replay', 'idempotency.other-writes'],
   },
   {
@@ -39,7 +40,8 @@ export const idempotencyRequirements: readonly Requirement[] = [
     category: 'idempotency',
     seed: 'Limits',
     provenance: 'stated',
-    statement: 'Concurrent requests with one key create one resource; every answer is the original response or 409 conflict.',
+    statement:
+      'Concurrent requests with one key create one resource; every answer is the original response or 409 conflict.',
     checks: ['idempotency.concurrent'],
   },
   {
@@ -48,7 +50,8 @@ export const idempotencyRequirements: readonly Requirement[] = [
     category: 'idempotency',
     seed: 'Authentication 3',
     provenance: 'stated',
-    statement: "Keys are scoped per workspace: another workspace using the same key gets its own result, never the first workspace's response.",
+    statement:
+      "Keys are scoped per workspace: another workspace using the same key gets its own result, never the first workspace's response.",
     checks: ['idempotency.workspace-scope'],
   },
   {
@@ -67,7 +70,8 @@ export const idempotencyRequirements: readonly Requirement[] = [
     category: 'idempotency',
     seed: 'Limits',
     provenance: 'stated',
-    statement: 'A replay 23 hours after the original request, inside the 24-hour window, still returns the original response.',
+    statement:
+      'A replay 23 hours after the original request, inside the 24-hour window, still returns the original response.',
     checks: ['idempotency.window'],
   },
 ];

@@ -13,7 +13,8 @@ export const isolationRequirements: readonly Requirement[] = [
     category: 'isolation',
     seed: 'Authentication 3',
     provenance: 'stated',
-    statement: "Reading another workspace's session, its plan, outcomes, decisions, shares or export is answered 404 and shows none of its data.",
+    statement:
+      "Reading another workspace's session, its plan, outcomes, decisions, shares or export is answered 404 and shows none of its data.",
     checks: ['isolation.read'],
   },
   {
@@ -31,7 +32,8 @@ export const isolationRequirements: readonly Requirement[] = [
     category: 'isolation',
     seed: 'Authentication 3',
     provenance: 'stated',
-    statement: "Changing another workspace's session (update, cancel, archive, delete, fork, continue, message, decision) is answered 404 and changes nothing.",
+    statement:
+      "Changing another workspace's session (update, cancel, archive, delete, fork, continue, message, decision) is answered 404 and changes nothing.",
     checks: ['isolation.change'],
   },
   {
@@ -58,7 +60,8 @@ export const isolationRequirements: readonly Requirement[] = [
     category: 'isolation',
     seed: 'Authentication 3',
     provenance: 'stated',
-    statement: "Another workspace's webhook subscriptions and their deliveries can be neither read, listed, changed nor deleted.",
+    statement:
+      "Another workspace's webhook subscriptions and their deliveries can be neither read, listed, changed nor deleted.",
     checks: ['isolation.webhooks'],
   },
   {
@@ -76,7 +79,8 @@ export const isolationRequirements: readonly Requirement[] = [
     category: 'isolation',
     seed: 'Authentication 3',
     provenance: 'stated',
-    statement: "Executing an action for another workspace's session, or undoing another workspace's action, is answered 404 and does nothing.",
+    statement:
+      "Executing an action for another workspace's session, or undoing another workspace's action, is answered 404 and does nothing.",
     checks: ['isolation.actions'],
   },
   {
@@ -85,7 +89,8 @@ export const isolationRequirements: readonly Requirement[] = [
     category: 'isolation',
     seed: 'Authentication 3',
     provenance: 'stated',
-    statement: "Reading the credit balance shows the workspace's own pool: another workspace's sessions appear in none of its ledger entries and move none of its balance.",
+    statement:
+      "Reading the credit balance shows the workspace's own pool: another workspace's sessions appear in none of its ledger entries and move none of its balance.",
     checks: ['isolation.credits'],
   },
   {
@@ -94,7 +99,8 @@ export const isolationRequirements: readonly Requirement[] = [
     category: 'isolation',
     seed: 'Authentication 3',
     provenance: 'stated',
-    statement: "Generating outcomes, exporting through /exports, reconvening, or revoking a share link of another workspace's session is answered 404 and shows none of its data.",
+    statement:
+      "Generating outcomes, exporting through /exports, reconvening, or revoking a share link of another workspace's session is answered 404 and shows none of its data.",
     checks: ['isolation.session-operations'],
   },
 ];

@@ -13,7 +13,8 @@ export const legacyWebhookRequirements: readonly Requirement[] = [
     category: 'legacy-webhook',
     seed: 'Events › Legacy per-key webhook (deprecated)',
     provenance: 'stated',
-    statement: "When a session started with a key that has a legacy webhook URL finishes, the URL receives session.complete with X-Mcp-Signature, X-Mcp-Event, X-Mcp-Timestamp and X-Mcp-Delivery-Id.",
+    statement:
+      'When a session started with a key that has a legacy webhook URL finishes, the URL receives session.complete with X-Mcp-Signature, X-Mcp-Event, X-Mcp-Timestamp and X-Mcp-Delivery-Id.',
     checks: ['legacy-webhook.delivery'],
   },
   {
@@ -22,7 +23,8 @@ export const legacyWebhookRequirements: readonly Requirement[] = [
     category: 'legacy-webhook',
     seed: 'Events › Legacy per-key webhook (deprecated)',
     provenance: 'stated',
-    statement: "X-Mcp-Signature is sha256= and the hex HMAC-SHA256 of the raw body alone, with no timestamp, keyed with the key's whsec_ secret.",
+    statement:
+      "X-Mcp-Signature is sha256= and the hex HMAC-SHA256 of the raw body alone, with no timestamp, keyed with the key's whsec_ secret.",
     checks: ['legacy-webhook.delivery'],
   },
   {

@@ -12,7 +12,8 @@ export const lifecycleRequirements: readonly Requirement[] = [
     category: 'lifecycle',
     seed: 'Resources and their fields › Session start request (variant A)',
     provenance: 'variant',
-    statement: 'A board-lineup start (request variant A) is accepted with a published start response (A1, A2 or B, as the profile allows).',
+    statement:
+      'A board-lineup start (request variant A) is accepted with a published start response (A1, A2 or B, as the profile allows).',
     checks: ['lifecycle.start-variant-a'],
   },
   {
@@ -21,7 +22,8 @@ export const lifecycleRequirements: readonly Requirement[] = [
     category: 'lifecycle',
     seed: 'Resources and their fields › Session start request (variant B)',
     provenance: 'variant',
-    statement: 'A decision-brief start (request variant B) is accepted with a published start response, as the profile allows.',
+    statement:
+      'A decision-brief start (request variant B) is accepted with a published start response, as the profile allows.',
     checks: ['lifecycle.start-variant-b'],
   },
   {
@@ -30,7 +32,8 @@ export const lifecycleRequirements: readonly Requirement[] = [
     category: 'lifecycle',
     seed: 'Resources and their fields › Session read response',
     provenance: 'stated',
-    statement: 'A started session runs to status complete with v4_phase done and a memo holding a verdict and a confidence from 0 to 100.',
+    statement:
+      'A started session runs to status complete with v4_phase done and a memo holding a verdict and a confidence from 0 to 100.',
     checks: ['lifecycle.run-to-completion'],
   },
   {
@@ -58,7 +61,8 @@ export const lifecycleRequirements: readonly Requirement[] = [
     category: 'lifecycle',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: 'Forking a session creates a new session with the altered context that records the session it came from.',
+    statement:
+      'Forking a session creates a new session with the altered context that records the session it came from.',
     checks: ['lifecycle.fork'],
   },
   {
@@ -67,7 +71,8 @@ export const lifecycleRequirements: readonly Requirement[] = [
     category: 'lifecycle',
     seed: 'States and transitions',
     provenance: 'stated',
-    statement: 'Cancelling a running session ends it as cancelled with its credits reconciled into charged and refunded amounts.',
+    statement:
+      'Cancelling a running session ends it as cancelled with its credits reconciled into charged and refunded amounts.',
     checks: ['lifecycle.cancel'],
   },
   {
@@ -104,7 +109,8 @@ export const lifecycleRequirements: readonly Requirement[] = [
     category: 'lifecycle',
     seed: 'Errors › Error catalog',
     provenance: 'stated',
-    statement: 'An operation the session state does not allow (continue while running, cancel when complete) is answered 409 conflict.',
+    statement:
+      'An operation the session state does not allow (continue while running, cancel when complete) is answered 409 conflict.',
     checks: ['lifecycle.invalid-transition'],
     references: ['docs/session-lifecycle.md'],
   },
@@ -123,7 +129,8 @@ export const lifecycleRequirements: readonly Requirement[] = [
     category: 'lifecycle',
     seed: 'Endpoints',
     provenance: 'designed',
-    statement: 'PATCH /v1/sessions/{id} sets the title and the metadata keys it names, and a read of the session shows them.',
+    statement:
+      'PATCH /v1/sessions/{id} sets the title and the metadata keys it names, and a read of the session shows them.',
     checks: ['lifecycle.metadata-update'],
     references: ['docs/decisions.md › Session operations'],
   },
@@ -133,7 +140,8 @@ export const lifecycleRequirements: readonly Requirement[] = [
     category: 'lifecycle',
     seed: 'Endpoints',
     provenance: 'designed',
-    statement: 'A metadata update merges key by key: a key set to null is removed and the keys it does not name are kept.',
+    statement:
+      'A metadata update merges key by key: a key set to null is removed and the keys it does not name are kept.',
     checks: ['lifecycle.metadata-update'],
     references: ['docs/decisions.md › Sessions'],
   },

@@ -20,7 +20,8 @@ export const longPollRequirements: readonly Requirement[] = [
     category: 'long-poll',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: 'GET /v1/sessions/{id} with wait_ms on a session that does not change answers once wait_ms has passed, not much later.',
+    statement:
+      'GET /v1/sessions/{id} with wait_ms on a session that does not change answers once wait_ms has passed, not much later.',
     checks: ['long-poll.bound'],
   },
   {

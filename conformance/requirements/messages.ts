@@ -12,7 +12,8 @@ export const messageRequirements: readonly Requirement[] = [
     category: 'messages',
     seed: 'What the service does 4',
     provenance: 'stated',
-    statement: 'A message sent into a running session is accepted (202) and names the round of the session that takes it up.',
+    statement:
+      'A message sent into a running session is accepted (202) and names the round of the session that takes it up.',
     checks: ['messages.send-back'],
   },
   {
@@ -21,7 +22,8 @@ export const messageRequirements: readonly Requirement[] = [
     category: 'messages',
     seed: 'What the service does 4',
     provenance: 'stated',
-    statement: "Synths sent back to debate a message speak once more than the rounds alone would have them, in the message's round or after it.",
+    statement:
+      "Synths sent back to debate a message speak once more than the rounds alone would have them, in the message's round or after it.",
     checks: ['messages.send-back'],
   },
   {
@@ -40,7 +42,8 @@ export const messageRequirements: readonly Requirement[] = [
     category: 'messages',
     seed: 'Errors › Error catalog',
     provenance: 'designed',
-    statement: "A message into a running session that sends back a Synth who is not on the session's board is answered 409 conflict.",
+    statement:
+      "A message into a running session that sends back a Synth who is not on the session's board is answered 409 conflict.",
     checks: ['messages.send-back-off-board'],
     references: ['openapi/components/schemas/SendMessageRequest.yaml'],
   },

@@ -13,7 +13,8 @@ export const outcomeRequirements: readonly Requirement[] = [
     category: 'outcomes',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: 'Generating an action plan, a report and a memo of a complete session is accepted, and each becomes ready with its content in GET /v1/sessions/{id}/outcomes.',
+    statement:
+      'Generating an action plan, a report and a memo of a complete session is accepted, and each becomes ready with its content in GET /v1/sessions/{id}/outcomes.',
     checks: ['outcomes.generate'],
   },
   {

@@ -12,7 +12,8 @@ export const paginationRequirements: readonly Requirement[] = [
     category: 'pagination',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: 'Walking a list page by page finds every item that existed before the walk exactly once, while another client inserts items.',
+    statement:
+      'Walking a list page by page finds every item that existed before the walk exactly once, while another client inserts items.',
     checks: ['pagination.walk-under-inserts'],
   },
   {
@@ -68,7 +69,8 @@ export const paginationRequirements: readonly Requirement[] = [
     category: 'pagination',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: 'Every list endpoint pages with limit and cursor and answers items and next_cursor, and a walk reaches its end.',
+    statement:
+      'Every list endpoint pages with limit and cursor and answers items and next_cursor, and a walk reaches its end.',
     checks: ['pagination.every-list'],
   },
   {
@@ -77,8 +79,13 @@ export const paginationRequirements: readonly Requirement[] = [
     category: 'pagination',
     seed: 'Endpoints',
     provenance: 'designed',
-    statement: 'Decisions, share links and webhook subscriptions are listed newest first, as the contract gives their order.',
+    statement:
+      'Decisions, share links and webhook subscriptions are listed newest first, as the contract gives their order.',
     checks: ['pagination.newest-first'],
-    references: ['openapi/components/schemas/DecisionPage.yaml', 'openapi/components/schemas/SharePage.yaml', 'openapi/components/schemas/WebhookSubscriptionPage.yaml'],
+    references: [
+      'openapi/components/schemas/DecisionPage.yaml',
+      'openapi/components/schemas/SharePage.yaml',
+      'openapi/components/schemas/WebhookSubscriptionPage.yaml',
+    ],
   },
 ];

@@ -13,7 +13,8 @@ export const planRequirements: readonly Requirement[] = [
     category: 'plans',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: 'POST /v1/sessions/plan previews the staffed board (the requested Synths) and an integer credit estimate.',
+    statement:
+      'POST /v1/sessions/plan previews the staffed board (the requested Synths) and an integer credit estimate.',
     checks: ['plans.preview'],
   },
   {
@@ -32,7 +33,8 @@ export const planRequirements: readonly Requirement[] = [
     category: 'plans',
     seed: 'Endpoints › Paths with purpose given',
     provenance: 'stated',
-    statement: "GET /v1/sessions/{id}/plan returns the session's pre-flight plan: its board and the estimate it started with.",
+    statement:
+      "GET /v1/sessions/{id}/plan returns the session's pre-flight plan: its board and the estimate it started with.",
     checks: ['plans.session-plan'],
   },
   {
@@ -41,7 +43,8 @@ export const planRequirements: readonly Requirement[] = [
     category: 'plans',
     seed: 'What the service does 2',
     provenance: 'variant',
-    statement: 'A decision-brief start gets a board of 2 to 12 Synths staffed by the service (decision_brief.staffed_by service).',
+    statement:
+      'A decision-brief start gets a board of 2 to 12 Synths staffed by the service (decision_brief.staffed_by service).',
     checks: ['plans.brief-staffing'],
   },
   {
@@ -50,7 +53,8 @@ export const planRequirements: readonly Requirement[] = [
     category: 'plans',
     seed: 'Errors › Error catalog',
     provenance: 'designed',
-    statement: 'A plan made on a balance its estimate exceeds says so (sufficient_credits false, balance_credits the balance), and a start of the planned request is refused 402 at the plan\'s estimate.',
+    statement:
+      "A plan made on a balance its estimate exceeds says so (sufficient_credits false, balance_credits the balance), and a start of the planned request is refused 402 at the plan's estimate.",
     checks: ['plans.short-balance'],
     references: ['openapi/components/schemas/Plan.yaml'],
   },
@@ -60,7 +64,8 @@ export const planRequirements: readonly Requirement[] = [
     category: 'plans',
     seed: 'What the service does 8',
     provenance: 'stated',
-    statement: "A plan's price follows its model class: each estimate is synth_count × rounds × credits_per_synth_round at the class it names, premium costs more than standard, and the premium start is estimated at its plan's price.",
+    statement:
+      "A plan's price follows its model class: each estimate is synth_count × rounds × credits_per_synth_round at the class it names, premium costs more than standard, and the premium start is estimated at its plan's price.",
     checks: ['plans.model-class-price'],
     references: ['openapi/components/schemas/CreditEstimate.yaml'],
   },

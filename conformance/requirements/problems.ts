@@ -22,7 +22,8 @@ export const problemRequirements: readonly Requirement[] = [
     category: 'problems',
     seed: 'Errors',
     provenance: 'stated',
-    statement: 'Every problem has type, title, status and detail, and its status equals the HTTP status of the response.',
+    statement:
+      'Every problem has type, title, status and detail, and its status equals the HTTP status of the response.',
     checks: ['problems.every-error'],
     references: ['RFC 9457 §3.1.2'],
   },
@@ -118,7 +119,8 @@ export const problemRequirements: readonly Requirement[] = [
     category: 'problems',
     seed: 'Errors',
     provenance: 'designed',
-    statement: 'A known path called with a method it does not offer is answered 405 method-not-allowed with an Allow header.',
+    statement:
+      'A known path called with a method it does not offer is answered 405 method-not-allowed with an Allow header.',
     checks: ['problems.unknown-method'],
     references: ['RFC 9110 §15.5.6'],
   },

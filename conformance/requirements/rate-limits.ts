@@ -39,7 +39,8 @@ export const rateLimitRequirements: readonly Requirement[] = [
     category: 'rate-limits',
     seed: 'Limits 2',
     provenance: 'designed',
-    statement: 'RateLimit and RateLimit-Policy name the same bucket, and the remaining quota falls by one per request until it reaches 0.',
+    statement:
+      'RateLimit and RateLimit-Policy name the same bucket, and the remaining quota falls by one per request until it reaches 0.',
     checks: ['rate-limits.quota'],
     references: ['draft-ietf-httpapi-ratelimit-headers-10'],
   },

@@ -23,7 +23,8 @@ export const receiverRequirements: readonly Requirement[] = [
     category: 'receiver',
     seed: 'Events › Webhook subscriptions',
     provenance: 'stated',
-    statement: 'The same delivery sent again (same X-Service-Delivery-Id) is answered 2xx, and handled once where the receiver shows what it handled.',
+    statement:
+      'The same delivery sent again (same X-Service-Delivery-Id) is answered 2xx, and handled once where the receiver shows what it handled.',
     checks: ['receiver.duplicate'],
   },
   {
@@ -32,7 +33,8 @@ export const receiverRequirements: readonly Requirement[] = [
     category: 'receiver',
     seed: 'Events › Webhook subscriptions › Verification rules 4',
     provenance: 'stated',
-    statement: 'A signature that does not match (another secret, one flipped byte of the body, the hex without "sha256=") is answered 401.',
+    statement:
+      'A signature that does not match (another secret, one flipped byte of the body, the hex without "sha256=") is answered 401.',
     checks: ['receiver.other-secret', 'receiver.flipped-byte', 'receiver.bare-hex'],
   },
   {
@@ -41,7 +43,8 @@ export const receiverRequirements: readonly Requirement[] = [
     category: 'receiver',
     seed: 'Events › Webhook subscriptions › Verification rules 2',
     provenance: 'stated',
-    statement: "A timestamp more than 300 seconds from the receiver's clock, 301 seconds old or 301 seconds ahead, is answered 401.",
+    statement:
+      "A timestamp more than 300 seconds from the receiver's clock, 301 seconds old or 301 seconds ahead, is answered 401.",
     checks: ['receiver.stale', 'receiver.ahead'],
   },
   {
@@ -59,7 +62,8 @@ export const receiverRequirements: readonly Requirement[] = [
     category: 'receiver',
     seed: 'Events › Webhook subscriptions › Verification rules 1',
     provenance: 'stated',
-    statement: 'The HMAC covers the raw body bytes: the signed body re-serialised as other JSON text with the same value is answered 401.',
+    statement:
+      'The HMAC covers the raw body bytes: the signed body re-serialised as other JSON text with the same value is answered 401.',
     checks: ['receiver.reserialised'],
   },
   {

@@ -13,7 +13,8 @@ export const sessionEventRequirements: readonly Requirement[] = [
     category: 'session-events',
     seed: 'Events › Event types and data',
     provenance: 'variant',
-    statement: 'Where the deployment takes subscriptions to session.created (event list variants 3 and 4 name it), starting a session delivers session.created naming it.',
+    statement:
+      'Where the deployment takes subscriptions to session.created (event list variants 3 and 4 name it), starting a session delivers session.created naming it.',
     checks: ['session-events.created'],
   },
   {
@@ -22,7 +23,8 @@ export const sessionEventRequirements: readonly Requirement[] = [
     category: 'session-events',
     seed: 'Events › Event types and data',
     provenance: 'variant',
-    statement: 'Where the deployment takes subscriptions to session.continued (event list variants 1 and 2 name it), a follow-up round delivers it with the session_id and the round_number of the new round.',
+    statement:
+      'Where the deployment takes subscriptions to session.continued (event list variants 1 and 2 name it), a follow-up round delivers it with the session_id and the round_number of the new round.',
     checks: ['session-events.continued'],
   },
   {
@@ -31,7 +33,8 @@ export const sessionEventRequirements: readonly Requirement[] = [
     category: 'session-events',
     seed: 'States and transitions',
     provenance: 'stated',
-    statement: 'Reconvening a decided session creates a new round session that names the session it came from and runs to its end.',
+    statement:
+      'Reconvening a decided session creates a new round session that names the session it came from and runs to its end.',
     checks: ['session-events.reconvene'],
   },
   {
@@ -40,7 +43,8 @@ export const sessionEventRequirements: readonly Requirement[] = [
     category: 'session-events',
     seed: 'Events › Event types and data',
     provenance: 'variant',
-    statement: 'Where the deployment takes subscriptions to session.reconvened (event list variant 1 names it), reconvening delivers it with the new session_id, the source_session_id and the round_number.',
+    statement:
+      'Where the deployment takes subscriptions to session.reconvened (event list variant 1 names it), reconvening delivers it with the new session_id, the source_session_id and the round_number.',
     checks: ['session-events.reconvene'],
   },
   {
@@ -49,7 +53,8 @@ export const sessionEventRequirements: readonly Requirement[] = [
     category: 'session-events',
     seed: 'Events › Event types and data',
     provenance: 'variant',
-    statement: 'A session that errors mid-run ends failed and, where the deployment takes subscriptions to session.failed (event list variants 1 and 2 name it), delivers it with the session_id, an error_code and an error_message.',
+    statement:
+      'A session that errors mid-run ends failed and, where the deployment takes subscriptions to session.failed (event list variants 1 and 2 name it), delivers it with the session_id, an error_code and an error_message.',
     checks: ['session-events.failed'],
     references: ['docs/simulator.md › Failure markers'],
   },

@@ -13,7 +13,8 @@ export const shareRequirements: readonly Requirement[] = [
     category: 'shares',
     seed: 'What the service does 4',
     provenance: 'stated',
-    statement: "A public and a password-protected share link are created (201) with their access, and both appear in the session's share links.",
+    statement:
+      "A public and a password-protected share link are created (201) with their access, and both appear in the session's share links.",
     checks: ['shares.create-and-list'],
   },
   {
@@ -49,7 +50,8 @@ export const shareRequirements: readonly Requirement[] = [
     category: 'shares',
     seed: 'What the service does 4',
     provenance: 'stated',
-    statement: 'A password-protected share link shows nothing of the session without the password or with a wrong one, and shows it with the right one.',
+    statement:
+      'A password-protected share link shows nothing of the session without the password or with a wrong one, and shows it with the right one.',
     checks: ['shares.page-password'],
   },
   {
@@ -67,7 +69,8 @@ export const shareRequirements: readonly Requirement[] = [
     category: 'shares',
     seed: 'Events › Event types and data',
     provenance: 'variant',
-    statement: 'Creating a share link emits share.created naming the link and its session (event list variants 3 and 4).',
+    statement:
+      'Creating a share link emits share.created naming the link and its session (event list variants 3 and 4).',
     checks: ['shares.events'],
   },
   {
@@ -76,7 +79,8 @@ export const shareRequirements: readonly Requirement[] = [
     category: 'shares',
     seed: 'Events › Event types and data',
     provenance: 'variant',
-    statement: 'Views of a share link emit share.viewed naming the link, at most one per view, each view counted in view_count (event list variants 3 and 4).',
+    statement:
+      'Views of a share link emit share.viewed naming the link, at most one per view, each view counted in view_count (event list variants 3 and 4).',
     checks: ['shares.events'],
   },
   {
@@ -94,7 +98,8 @@ export const shareRequirements: readonly Requirement[] = [
     category: 'shares',
     seed: 'What the service does 4',
     provenance: 'designed',
-    statement: 'Password guessing on a protected share link is limited: after many wrong passwords in a short time, even the right one is refused for a while.',
+    statement:
+      'Password guessing on a protected share link is limited: after many wrong passwords in a short time, even the right one is refused for a while.',
     checks: ['shares.password-guesses'],
     references: ['openapi/components/schemas/Share.yaml'],
   },

@@ -58,7 +58,8 @@ export const sseRequirements: readonly Requirement[] = [
     category: 'sse',
     seed: 'Events › Server-sent event stream of a session',
     provenance: 'designed',
-    statement: 'The first event carries a retry hint, rounds are announced in order, and the stream ends after its terminal event.',
+    statement:
+      'The first event carries a retry hint, rounds are announced in order, and the stream ends after its terminal event.',
     checks: ['sse.stream-run'],
     references: ['docs/decisions.md › Streams'],
   },
@@ -77,7 +78,8 @@ export const sseRequirements: readonly Requirement[] = [
     category: 'sse',
     seed: 'Events › Server-sent event stream of a session',
     provenance: 'designed',
-    statement: 'The stream of a session cancelled mid-run ends with session.cancelled, whose data reconciles the credits charged and refunded.',
+    statement:
+      'The stream of a session cancelled mid-run ends with session.cancelled, whose data reconciles the credits charged and refunded.',
     checks: ['sse.cancelled-end'],
     references: ['docs/decisions.md › Streams'],
   },
@@ -87,7 +89,8 @@ export const sseRequirements: readonly Requirement[] = [
     category: 'sse',
     seed: 'Events › Server-sent event stream of a session',
     provenance: 'designed',
-    statement: 'The stream of a session whose run fails ends with session.failed, whose data names an error_code and an error_message.',
+    statement:
+      'The stream of a session whose run fails ends with session.failed, whose data names an error_code and an error_message.',
     checks: ['sse.failed-end'],
     references: ['docs/decisions.md › Streams'],
   },

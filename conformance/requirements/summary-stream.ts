@@ -13,7 +13,8 @@ export const summaryStreamRequirements: readonly Requirement[] = [
     category: 'summary-stream',
     seed: 'Events › Server-sent event stream of a session',
     provenance: 'stated',
-    statement: "A session's live cross-round summary is streamed as server-sent events (text/event-stream) whose data matches the contract.",
+    statement:
+      "A session's live cross-round summary is streamed as server-sent events (text/event-stream) whose data matches the contract.",
     checks: ['summary-stream.run'],
     references: ['openapi/paths/v1_sessions_{id}_summary.yaml'],
   },
@@ -23,7 +24,8 @@ export const summaryStreamRequirements: readonly Requirement[] = [
     category: 'summary-stream',
     seed: 'Events › Server-sent event stream of a session',
     provenance: 'designed',
-    statement: 'The summary stream sends a summary.update for each completed round in round order, then one summary.final, and closes.',
+    statement:
+      'The summary stream sends a summary.update for each completed round in round order, then one summary.final, and closes.',
     checks: ['summary-stream.run'],
   },
   {

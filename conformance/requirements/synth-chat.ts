@@ -21,7 +21,8 @@ export const synthChatRequirements: readonly Requirement[] = [
     category: 'synth-chat',
     seed: 'Endpoints',
     provenance: 'designed',
-    statement: 'A message sent with the conversation_id of an earlier reply continues that conversation, and the id held with one Synth is 409 conflict with another.',
+    statement:
+      'A message sent with the conversation_id of an earlier reply continues that conversation, and the id held with one Synth is 409 conflict with another.',
     checks: ['synth-chat.conversation'],
     references: ['openapi/paths/v1_synths_chat.yaml'],
   },
@@ -31,7 +32,8 @@ export const synthChatRequirements: readonly Requirement[] = [
     category: 'synth-chat',
     seed: 'What the service does 8',
     provenance: 'designed',
-    statement: "Each chat turn draws the credits_charged it reports from the workspace's one pool, as a chat entry of the ledger.",
+    statement:
+      "Each chat turn draws the credits_charged it reports from the workspace's one pool, as a chat entry of the ledger.",
     checks: ['synth-chat.conversation'],
   },
 ];

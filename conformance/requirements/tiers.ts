@@ -12,7 +12,8 @@ export const tierRequirements: readonly Requirement[] = [
     category: 'tiers',
     seed: 'Authentication 10',
     provenance: 'stated',
-    statement: 'A key of a workspace on a tier below Ultra is answered 403 tier-required by the API, which is available on the Ultra tier and Enterprise contracts.',
+    statement:
+      'A key of a workspace on a tier below Ultra is answered 403 tier-required by the API, which is available on the Ultra tier and Enterprise contracts.',
     checks: ['tiers.below-ultra'],
     references: ['What the service does 7'],
   },
@@ -22,7 +23,8 @@ export const tierRequirements: readonly Requirement[] = [
     category: 'tiers',
     seed: 'Limits',
     provenance: 'variant',
-    statement: "A lineup above the Synth cap of the key's tier (Free 3, Pro 5, Max 8, Ultra 12) is answered 403 tier-required, and one at the Ultra cap of 12 runs.",
+    statement:
+      "A lineup above the Synth cap of the key's tier (Free 3, Pro 5, Max 8, Ultra 12) is answered 403 tier-required, and one at the Ultra cap of 12 runs.",
     checks: ['tiers.synth-caps'],
     references: ['The published pricing page: Synths per session by tier'],
   },

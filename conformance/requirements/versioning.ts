@@ -20,7 +20,8 @@ export const versioningRequirements: readonly Requirement[] = [
     category: 'versioning',
     seed: 'Versioning 4',
     provenance: 'stated',
-    statement: 'A request that sends X-Service-API-Version with a supported version is processed as, and answered with, that version.',
+    statement:
+      'A request that sends X-Service-API-Version with a supported version is processed as, and answered with, that version.',
     checks: ['versioning.pin-echo'],
   },
   {
@@ -38,7 +39,8 @@ export const versioningRequirements: readonly Requirement[] = [
     category: 'versioning',
     seed: 'Versioning 4',
     provenance: 'designed',
-    statement: "A pinned request gets its version's documented behaviour: a board-lineup start answers A1 under 2026-04-01 and A2 under 2026-10-01.",
+    statement:
+      "A pinned request gets its version's documented behaviour: a board-lineup start answers A1 under 2026-04-01 and A2 under 2026-10-01.",
     checks: ['versioning.pinned-behaviour'],
     references: ['x-api-versions', 'docs/decisions.md › Addresses and versions'],
   },

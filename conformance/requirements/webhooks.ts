@@ -12,7 +12,8 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Endpoints',
     provenance: 'stated',
-    statement: 'POST /v1/webhooks answers ok, the subscription, the signing secret and verify instructions; the secret is never shown again.',
+    statement:
+      'POST /v1/webhooks answers ok, the subscription, the signing secret and verify instructions; the secret is never shown again.',
     checks: ['webhooks.subscribe'],
   },
   {
@@ -21,7 +22,8 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Webhook subscriptions',
     provenance: 'stated',
-    statement: 'A delivery is a POST with a JSON body, Content-Type application/json, the fixed User-Agent and X-Service-Event equal to the event the body names (`event` in the seed\'s envelope, `type` in the published one).',
+    statement:
+      "A delivery is a POST with a JSON body, Content-Type application/json, the fixed User-Agent and X-Service-Event equal to the event the body names (`event` in the seed's envelope, `type` in the published one).",
     checks: ['webhooks.delivery'],
   },
   {
@@ -30,7 +32,8 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Webhook subscriptions › Verification rules 1',
     provenance: 'stated',
-    statement: 'X-Service-Signature is sha256= and the hex HMAC-SHA256 of "<timestamp>.<raw_body>" keyed with the signing secret.',
+    statement:
+      'X-Service-Signature is sha256= and the hex HMAC-SHA256 of "<timestamp>.<raw_body>" keyed with the signing secret.',
     checks: ['webhooks.delivery'],
   },
   {
@@ -39,7 +42,8 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Webhook subscriptions › Verification rules 2',
     provenance: 'stated',
-    statement: 'X-Service-Timestamp is Unix seconds of the wall clock, within 300 seconds of the receiver\'s clock at delivery, whatever the target\'s time scale.',
+    statement:
+      "X-Service-Timestamp is Unix seconds of the wall clock, within 300 seconds of the receiver's clock at delivery, whatever the target's time scale.",
     checks: ['webhooks.delivery'],
   },
   {
@@ -57,7 +61,8 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Envelope',
     provenance: 'stated',
-    statement: "Every delivered body validates against its event's schema, in an envelope the profile accepts (by default the seed's or the published one), and its event is one of the deployment's published event list.",
+    statement:
+      "Every delivered body validates against its event's schema, in an envelope the profile accepts (by default the seed's or the published one), and its event is one of the deployment's published event list.",
     checks: ['webhooks.delivery'],
   },
   {
@@ -66,7 +71,8 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Delivery, retry and pause 4',
     provenance: 'stated',
-    statement: "GET /v1/webhooks/{id}/deliveries lists the attempts the receiver saw, with their response codes and retry timestamps.",
+    statement:
+      'GET /v1/webhooks/{id}/deliveries lists the attempts the receiver saw, with their response codes and retry timestamps.',
     checks: ['webhooks.deliveries-listing'],
   },
   {
@@ -75,7 +81,8 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Delivery, retry and pause 2',
     provenance: 'variant',
-    statement: "A failing receiver gets retries after the published waits (1, 5, 15, 60 and optionally 240 minutes) until the schedule's last attempt, and no more.",
+    statement:
+      "A failing receiver gets retries after the published waits (1, 5, 15, 60 and optionally 240 minutes) until the schedule's last attempt, and no more.",
     checks: ['webhooks.retry-schedule'],
   },
   {
@@ -102,7 +109,8 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Webhook subscriptions',
     provenance: 'designed',
-    statement: 'No delivery reaches an address that is not public (private, loopback, link-local, unspecified): a subscription to one is accepted, and each of its attempts fails without a response.',
+    statement:
+      'No delivery reaches an address that is not public (private, loopback, link-local, unspecified): a subscription to one is accepted, and each of its attempts fails without a response.',
     checks: ['webhooks.url-guard'],
     references: ['docs/decisions.md › Webhooks'],
   },
@@ -121,7 +129,8 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Webhook subscriptions',
     provenance: 'designed',
-    statement: 'Every retry of one delivery keeps its X-Service-Delivery-Id and is signed anew with the wall-clock time of the attempt.',
+    statement:
+      'Every retry of one delivery keeps its X-Service-Delivery-Id and is signed anew with the wall-clock time of the attempt.',
     checks: ['webhooks.retry-schedule'],
     references: ['docs/decisions.md › Webhooks'],
   },
@@ -140,7 +149,8 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Endpoints',
     provenance: 'designed',
-    statement: 'PATCH /v1/webhooks/{id} changes the label and the event filter it names, keeps the rest, and a read shows the change.',
+    statement:
+      'PATCH /v1/webhooks/{id} changes the label and the event filter it names, keeps the rest, and a read shows the change.',
     checks: ['webhooks.update'],
     references: ['docs/decisions.md › Webhooks'],
   },
@@ -150,7 +160,8 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Versioning 1',
     provenance: 'variant',
-    statement: 'A subscription created at the unversioned /webhooks is the same subscription at /v1/webhooks, and both paths read and list it alike.',
+    statement:
+      'A subscription created at the unversioned /webhooks is the same subscription at /v1/webhooks, and both paths read and list it alike.',
     checks: ['webhooks.unversioned-paths'],
     references: ['docs/decisions.md › Addresses and versions'],
   },
@@ -160,7 +171,8 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Versioning 1',
     provenance: 'variant',
-    statement: 'Updating and deleting a subscription through the unversioned /webhooks paths changes the subscription /v1/webhooks shows.',
+    statement:
+      'Updating and deleting a subscription through the unversioned /webhooks paths changes the subscription /v1/webhooks shows.',
     checks: ['webhooks.unversioned-paths'],
     references: ['docs/decisions.md › Addresses and versions'],
   },
@@ -170,7 +182,8 @@ export const webhookRequirements: readonly Requirement[] = [
     category: 'webhooks',
     seed: 'Events › Delivery, retry and pause 3',
     provenance: 'variant',
-    statement: 'Re-enabling a paused subscription through the unversioned /webhooks/{id}/enable resets its breaker as /v1/webhooks/{id}/enable does.',
+    statement:
+      'Re-enabling a paused subscription through the unversioned /webhooks/{id}/enable resets its breaker as /v1/webhooks/{id}/enable does.',
     checks: ['webhooks.pause'],
     references: ['docs/decisions.md › Addresses and versions'],
   },

@@ -34,7 +34,9 @@ if (!Object.prototype.hasOwnProperty.call(ResolveRunner.prototype, 'uriStack')) 
 // Fail loudly rather than lint a half-resolved document if a new json-ref-resolver changed its internals.
 const probe = new ResolveRunner({}, undefined, { uriStack: ['a', 'a'] });
 if (probe.uriStack.length !== 1 || Object.prototype.hasOwnProperty.call(probe, 'uriStack')) {
-  throw new Error('@stoplight/json-ref-resolver changed: the uriStack fix of openapi/lint/resolver.cjs no longer applies');
+  throw new Error(
+    '@stoplight/json-ref-resolver changed: the uriStack fix of openapi/lint/resolver.cjs no longer applies',
+  );
 }
 
 module.exports = createHttpAndFileResolver();

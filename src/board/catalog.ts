@@ -81,8 +81,14 @@ export function boardCatalog(): BoardCatalog {
 export function requireMode(slugOrAlias: string, pointer = '/mode'): Mode {
   const mode = boardCatalog().findMode(slugOrAlias);
   if (mode === undefined) {
-    const known = boardCatalog().modes.map((entry) => entry.slug).join(', ');
-    throw new BoardInputError('unknown_mode', pointer, `Unknown mode "${slugOrAlias}"; the modes are ${known} (or an alias).`);
+    const known = boardCatalog()
+      .modes.map((entry) => entry.slug)
+      .join(', ');
+    throw new BoardInputError(
+      'unknown_mode',
+      pointer,
+      `Unknown mode "${slugOrAlias}"; the modes are ${known} (or an alias).`,
+    );
   }
   return mode;
 }

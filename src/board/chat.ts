@@ -23,7 +23,10 @@ function openerFor(message: string, synth: Synth, random: Random): string {
   const asks = message.trim().endsWith('?');
   return random.pick(
     asks
-      ? [`Short answer: it turns on ${lens}, so let me be specific.`, `From where I sit, the answer depends on ${lens}.`]
+      ? [
+          `Short answer: it turns on ${lens}, so let me be specific.`,
+          `From where I sit, the answer depends on ${lens}.`,
+        ]
       : ['Noted; that changes less than you might think.', `That matters, and it points straight at ${lens}.`],
   );
 }
@@ -49,13 +52,17 @@ export function chatReply(input: ChatInput): string {
   if (transcript !== undefined) {
     const own = transcript.messages.filter((message) => message.synth === synth.slug).at(-1);
     if (own !== undefined) {
-      sentences.push(`In the debate on ${titleOf(transcript)} I ended on this: "${excerpt(lastSentence(own.content), 160)}"`);
+      sentences.push(
+        `In the debate on ${titleOf(transcript)} I ended on this: "${excerpt(lastSentence(own.content), 160)}"`,
+      );
     }
     const dissent = transcript.memo?.dissent.find((entry) => entry.synth === synth.slug);
     if (dissent !== undefined) {
       sentences.push(`I dissented from the verdict, and still do: ${lowerFirst(dissent.position)}`);
     } else if (transcript.memo) {
-      sentences.push(`The board's verdict, at ${transcript.memo.confidence_0_100}/100 confidence: ${transcript.memo.verdict}`);
+      sentences.push(
+        `The board's verdict, at ${transcript.memo.confidence_0_100}/100 confidence: ${transcript.memo.verdict}`,
+      );
     }
   }
   sentences.push(claimIn(synth, subject, figuresOf(input.message), random));
@@ -87,7 +94,10 @@ function composeDocument(synth: Synth, question: string, message: string, random
     `**From:** ${synth.name}, ${synth.role}\n**On:** ${squash(question)}`,
     `## Recommendation\n${fill(first ?? persona.claims[0] ?? '', { subject })} Proceed only once ${lowerFirst(conditions[0] ?? '')}.`,
     `## Why\n- ${fill(second ?? first ?? '', { subject })}\n- It is weighed on ${persona.lens}.`,
-    `## Open points\n${[...persona.questions, ...conditions.slice(1).map((condition) => `Confirm that ${lowerFirst(condition)}.`)]
+    `## Open points\n${[
+      ...persona.questions,
+      ...conditions.slice(1).map((condition) => `Confirm that ${lowerFirst(condition)}.`),
+    ]
       .map((point, index) => `${index + 1}. ${point}`)
       .join('\n')}`,
   ].join('\n\n');
@@ -111,7 +121,9 @@ export function consultTurn(input: ConsultTurnInput): ConsultTurnOutput {
   const synth = requireSynth(input.synth, '/synth_id');
   const random = createRandom(input.sessionId, 'consult', input.turn);
   const subject = subjectOf(null, input.question).replace(/^the question ".*"$/, 'this');
-  const document = asksForDocument(input.message) ? composeDocument(synth, input.question, input.message, random) : null;
+  const document = asksForDocument(input.message)
+    ? composeDocument(synth, input.question, input.message, random)
+    : null;
   const reply =
     document === null
       ? [

@@ -51,17 +51,30 @@ function opening(contribution: Contribution): { sentences: string[]; point: stri
   const { lead, seat } = contribution;
   if (lead?.kind === 'sent_back') {
     const moved = seat.stance !== seat.previous ? 'I have moved' : 'my view holds';
-    const sentences = [`You sent me back on "${excerpt(lead.text, 80)}".`, `Weighing it against ${seat.persona.lens}, ${moved}.`];
+    const sentences = [
+      `You sent me back on "${excerpt(lead.text, 80)}".`,
+      `Weighing it against ${seat.persona.lens}, ${moved}.`,
+    ];
     return { sentences, point: undefined };
   }
   const point = claimOf(contribution);
   return { sentences: [answering(lead, point, seat, contribution.random)], point };
 }
 
-const agreeing = ['I agree, and would add this', "I'm with you, and would go further", 'building on that', 'right, and there is more to it'];
+const agreeing = [
+  'I agree, and would add this',
+  "I'm with you, and would go further",
+  'building on that',
+  'right, and there is more to it',
+];
 const disagreeing = ['I see it differently', "I'd push back on that", "I don't buy that", 'respectfully, no'];
 
-function answering(lead: Exclude<Lead, { kind: 'sent_back' }> | undefined, claim: string, seat: Seat, random: Random): string {
+function answering(
+  lead: Exclude<Lead, { kind: 'sent_back' }> | undefined,
+  claim: string,
+  seat: Seat,
+  random: Random,
+): string {
   switch (lead?.kind) {
     case undefined:
       return claim;
@@ -87,9 +100,7 @@ function positionOf(seat: Seat, closing: boolean): string {
     case 'support':
       return closing ? 'My final position: for it.' : 'I am for it.';
     case 'conditional':
-      return closing
-        ? `My final position: for it, provided ${condition}.`
-        : `I can support it only if ${condition}.`;
+      return closing ? `My final position: for it, provided ${condition}.` : `I can support it only if ${condition}.`;
     case 'oppose':
       return closing ? `My final position: against; ${lowerFirst(seat.objection)}` : seat.objection;
   }

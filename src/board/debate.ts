@@ -38,7 +38,13 @@ export function createRun(input: RunInput): BoardRun {
   const mode = requireMode(input.mode);
   const lineup = requireLineup(input.synths);
   const firstRound = input.firstRound ?? 1;
-  if (!Number.isInteger(input.rounds) || input.rounds < 1 || input.rounds > 10 || !Number.isInteger(firstRound) || firstRound < 1) {
+  if (
+    !Number.isInteger(input.rounds) ||
+    input.rounds < 1 ||
+    input.rounds > 10 ||
+    !Number.isInteger(firstRound) ||
+    firstRound < 1
+  ) {
     throw new BoardInputError('rounds_out_of_range', '/rounds', 'A run debates 1 to 10 rounds, numbered from 1.');
   }
   const lastRound = firstRound + input.rounds - 1;
@@ -95,7 +101,10 @@ export function createRun(input: RunInput): BoardRun {
         return { kind: 'prompt', text: prompt };
       }
       const dissenter = seats.find((seat) => earlier.memo.dissent.some((entry) => entry.synth === seat.synth.slug));
-      return { kind: 'revisit', text: dissenter ? `Revisiting ${dissenter.synth.name}'s dissent` : 'Revisiting the conditions we set' };
+      return {
+        kind: 'revisit',
+        text: dissenter ? `Revisiting ${dissenter.synth.name}'s dissent` : 'Revisiting the conditions we set',
+      };
     }
     const replyChance = currentRound === firstRound ? 0.3 : 0.7;
     if (lastSpeaker !== undefined && lastSpeaker !== turn.seat && random.chance(replyChance)) {
@@ -178,7 +187,13 @@ export function createRun(input: RunInput): BoardRun {
       if (failure !== undefined && failAt === currentRound && spokenInRound >= 1) {
         phase = 'ended';
         const error = sessionErrorOf(failure, currentRound);
-        return { kind: 'failed', simulatedMs: 3000, round: currentRound, error, summary: summaryNow('Position when the run stopped') };
+        return {
+          kind: 'failed',
+          simulatedMs: 3000,
+          round: currentRound,
+          error,
+          summary: summaryNow('Position when the run stopped'),
+        };
       }
       const turn = queue.shift();
       return turn === undefined ? completeRound() : speak(turn);

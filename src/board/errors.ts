@@ -6,12 +6,7 @@
  */
 
 export type BoardInputErrorCode =
-  | 'unknown_mode'
-  | 'unknown_synth'
-  | 'lineup_size'
-  | 'duplicate_synth'
-  | 'missing_synth_id'
-  | 'rounds_out_of_range';
+  'unknown_mode' | 'unknown_synth' | 'lineup_size' | 'duplicate_synth' | 'missing_synth_id' | 'rounds_out_of_range';
 
 /** The request names something the board cannot seat or run. Maps to `400 invalid-request`. */
 export class BoardInputError extends Error {
@@ -27,7 +22,8 @@ export class BoardInputError extends Error {
   }
 }
 
-export type BoardStateErrorCode = 'run_ended' | 'memo_in_progress' | 'not_decided' | 'nothing_recorded' | 'not_on_board';
+export type BoardStateErrorCode =
+  'run_ended' | 'memo_in_progress' | 'not_decided' | 'nothing_recorded' | 'not_on_board';
 
 /** The run cannot take the operation in its current state. Maps to `409 conflict`. */
 export class BoardStateError extends Error {

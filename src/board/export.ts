@@ -55,19 +55,28 @@ function textLines(transcript: SessionTranscript): PdfLine[] {
   const { session, memo } = transcript;
   const lines: PdfLine[] = [
     { text: titleOf(transcript).toUpperCase(), bold: true },
-    { text: `Session ${session.id} - ${modeLabel(session.mode)} - ${session.rounds} rounds - ${dateOf(session.created_at)}` },
+    {
+      text: `Session ${session.id} - ${modeLabel(session.mode)} - ${session.rounds} rounds - ${dateOf(session.created_at)}`,
+    },
     { text: `Board: ${session.synths.map(nameAndRole).join(', ')}` },
   ];
-  const section = (heading: string, body: string[]) => lines.push({ text: '' }, { text: heading, bold: true }, ...body.map((text) => ({ text })));
+  const section = (heading: string, body: string[]) =>
+    lines.push({ text: '' }, { text: heading, bold: true }, ...body.map((text) => ({ text })));
   if (memo === null) {
     section('STATUS', [`${session.status} (no memo yet)`]);
   } else {
     section('VERDICT', [`${memo.verdict} (Confidence ${memo.confidence_0_100}/100)`]);
     if (memo.conditions.length > 0) {
-      section('CONDITIONS', memo.conditions.map((condition) => `- ${condition}`));
+      section(
+        'CONDITIONS',
+        memo.conditions.map((condition) => `- ${condition}`),
+      );
     }
     if (memo.dissent.length > 0) {
-      section('DISSENT', memo.dissent.map((entry) => `- ${nameAndRole(entry.synth)}: ${entry.position}`));
+      section(
+        'DISSENT',
+        memo.dissent.map((entry) => `- ${nameAndRole(entry.synth)}: ${entry.position}`),
+      );
     }
   }
   if (transcript.synthesis !== null) {
@@ -117,13 +126,27 @@ export function exportSession(transcript: SessionTranscript, format: ExportForma
   const filename = exportFilename(transcript, format);
   if (format === 'pdf') {
     const bytes = renderPdf(textLines(transcript), { title: titleOf(transcript) });
-    return { content: bytes.toString('base64'), content_encoding: 'base64', content_type: contentTypes.pdf, filename, size_bytes: bytes.length };
+    return {
+      content: bytes.toString('base64'),
+      content_encoding: 'base64',
+      content_type: contentTypes.pdf,
+      filename,
+      size_bytes: bytes.length,
+    };
   }
   const content =
     format === 'markdown'
       ? markdownExport(transcript)
       : format === 'json'
         ? jsonExport(transcript)
-        : `${textLines(transcript).map((line) => line.text).join('\n')}\n`;
-  return { content, content_encoding: 'utf-8', content_type: contentTypes[format], filename, size_bytes: Buffer.byteLength(content, 'utf8') };
+        : `${textLines(transcript)
+            .map((line) => line.text)
+            .join('\n')}\n`;
+  return {
+    content,
+    content_encoding: 'utf-8',
+    content_type: contentTypes[format],
+    filename,
+    size_bytes: Buffer.byteLength(content, 'utf8'),
+  };
 }

@@ -58,5 +58,8 @@ export function sessionErrorOf(failure: SimulatedFailure, round: number): Sessio
 
 /** The text without markers, as the Synths read it. */
 export function withoutMarkers(text: string): string {
-  return text.replace(markerPattern, '').replace(/[ \t]{2,}/g, ' ').trim();
+  return text
+    .replace(markerPattern, '')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
 }

@@ -33,7 +33,10 @@ const flavours: Readonly<Record<string, ModeFlavour>> = {
   boardroom,
   idea_lab: {
     lines: {
-      support: ['Put it on the list as option one and rank it against two alternatives.', 'There is a bolder version of this worth sketching too.'],
+      support: [
+        'Put it on the list as option one and rank it against two alternatives.',
+        'There is a bolder version of this worth sketching too.',
+      ],
       conditional: ['Keep it on the shortlist, but let us generate two alternatives before ranking.'],
       oppose: ['I would rank it below the alternatives we have not explored yet.'],
     },
@@ -42,7 +45,11 @@ const flavours: Readonly<Record<string, ModeFlavour>> = {
     lineChance: 0.6,
   },
   lightning_round: {
-    lines: { support: ['My answer: yes.'], conditional: ['My answer: yes, provided {condition}.'], oppose: ['My answer: no.'] },
+    lines: {
+      support: ['My answer: yes.'],
+      conditional: ['My answer: yes, provided {condition}.'],
+      oppose: ['My answer: no.'],
+    },
     tilt: [0, 0, 0],
     maxSentences: 2,
     lineChance: 1,

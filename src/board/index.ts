@@ -5,7 +5,15 @@
  * catalogue of Synths and modes.
  * @module
  */
-export { boardCatalog, catalogOf, defaultModeSlug, requireLineup, requireMode, requireSynth, type BoardCatalog } from './catalog.js';
+export {
+  boardCatalog,
+  catalogOf,
+  defaultModeSlug,
+  requireLineup,
+  requireMode,
+  requireSynth,
+  type BoardCatalog,
+} from './catalog.js';
 export { asksForDocument, chatReply, consultTurn, type ChatInput, type ConsultTurnInput } from './chat.js';
 export { baseCreditsPerSynthRound, creditsPerSynthRound, estimateCredits, modelClassMultiplier } from './credits.js';
 export { createRun, type BoardRun, type BoardStep, type RunInput } from './debate.js';

@@ -16,7 +16,9 @@ export interface Decision {
 
 function verdictOf(proceeds: boolean, subject: string, condition: string | undefined): string {
   if (proceeds) {
-    return condition === undefined ? `Proceed with ${subject}.` : `Proceed with ${subject}, provided ${lowerFirst(condition)}.`;
+    return condition === undefined
+      ? `Proceed with ${subject}.`
+      : `Proceed with ${subject}, provided ${lowerFirst(condition)}.`;
   }
   return condition === undefined
     ? `Do not proceed with ${subject}.`
@@ -25,7 +27,9 @@ function verdictOf(proceeds: boolean, subject: string, condition: string | undef
 
 function dissentOf(seat: Seat): Dissent {
   const position =
-    seat.stance === 'oppose' ? seat.objection : `The case is made on ${seat.persona.lens}; waiting costs more than it saves.`;
+    seat.stance === 'oppose'
+      ? seat.objection
+      : `The case is made on ${seat.persona.lens}; waiting costs more than it saves.`;
   return { synth: seat.synth.slug, position };
 }
 
@@ -34,12 +38,20 @@ function clamp(value: number, min: number, max: number): number {
 }
 
 /** The memo and synthesis after `lastRound`, the board having debated `roundsDebated` rounds in this run. */
-export function decide(seats: readonly Seat[], subject: string, lastRound: number, roundsDebated: number, random: Random): Decision {
+export function decide(
+  seats: readonly Seat[],
+  subject: string,
+  lastRound: number,
+  roundsDebated: number,
+  random: Random,
+): Decision {
   const leaning = leaningOf(seats);
   const dissent = leaning.holdouts.map(dissentOf);
   // Agreement raises confidence, each dissenting voice lowers it, and a longer debate settles more.
   const confidence = clamp(
-    Math.round(25 + 0.6 * leaning.consensus + 3 * Math.min(roundsDebated - 1, 3) - 3 * dissent.length + random.int(-3, 3)),
+    Math.round(
+      25 + 0.6 * leaning.consensus + 3 * Math.min(roundsDebated - 1, 3) - 3 * dissent.length + random.int(-3, 3),
+    ),
     5,
     95,
   );
@@ -49,12 +61,17 @@ export function decide(seats: readonly Seat[], subject: string, lastRound: numbe
     conditions: leaning.conditions,
     dissent,
   };
-  const names = (stance: Seat['stance']) => seats.filter((seat) => seat.stance === stance).map((seat) => seat.synth.name);
+  const names = (stance: Seat['stance']) =>
+    seats.filter((seat) => seat.stance === stance).map((seat) => seat.synth.name);
   const backers = leaning.proceeds ? names('support') : names('oppose');
   const conditional = names('conditional');
   const [condition] = leaning.conditions;
   const proviso =
-    condition === undefined ? '' : leaning.proceeds ? `, provided ${lowerFirst(condition)}` : `; it would revisit once ${lowerFirst(condition)}`;
+    condition === undefined
+      ? ''
+      : leaning.proceeds
+        ? `, provided ${lowerFirst(condition)}`
+        : `; it would revisit once ${lowerFirst(condition)}`;
   const sentences = [
     `After round ${lastRound}, the board ${leaning.proceeds ? 'recommends proceeding with' : 'advises against proceeding with'} ${subject}${proviso}.`,
   ];
@@ -63,7 +80,9 @@ export function decide(seats: readonly Seat[], subject: string, lastRound: numbe
   }
   if (conditional.length > 0 && leaning.conditions.length > 0) {
     const terms = leaning.conditions.map((condition) => lowerFirst(condition)).join('; ');
-    sentences.push(`${listProse(conditional)} ${conditional.length === 1 ? 'attaches' : 'attach'} conditions: ${terms}.`);
+    sentences.push(
+      `${listProse(conditional)} ${conditional.length === 1 ? 'attaches' : 'attach'} conditions: ${terms}.`,
+    );
   }
   for (const seat of leaning.holdouts) {
     sentences.push(`${seat.synth.name} dissents: ${lowerFirst(dissentOf(seat).position)}`);

@@ -5,15 +5,7 @@
  */
 import { BoardStateError } from './errors.js';
 import { hasPersona, personaOf } from './personas.js';
-import {
-  dateOf,
-  memberOf,
-  modeLabel,
-  nameAndRole,
-  roundsOf,
-  titleOf,
-  type SessionTranscript,
-} from './transcript.js';
+import { dateOf, memberOf, modeLabel, nameAndRole, roundsOf, titleOf, type SessionTranscript } from './transcript.js';
 import { verdictProceeds } from './stances.js';
 import { lowerFirst } from './text.js';
 import type { Memo, OutcomeFormat } from './types.js';
@@ -39,7 +31,9 @@ export function sessionLines(transcript: SessionTranscript): string[] {
 export function decisionMemoSections(transcript: SessionTranscript, memo: Memo): string[] {
   const sections = [`## Verdict\n${memo.verdict}\n\n**Confidence:** ${memo.confidence_0_100}/100`];
   if (memo.conditions.length > 0) {
-    sections.push(`## Conditions\n${memo.conditions.map((condition, index) => `${index + 1}. ${condition}.`).join('\n')}`);
+    sections.push(
+      `## Conditions\n${memo.conditions.map((condition, index) => `${index + 1}. ${condition}.`).join('\n')}`,
+    );
   }
   if (memo.dissent.length > 0) {
     const lines = memo.dissent.map((entry) => `- **${nameAndRole(entry.synth)}:** ${entry.position}`);
@@ -53,12 +47,18 @@ export function decisionMemoSections(transcript: SessionTranscript, memo: Memo):
 
 function decisionMemo(transcript: SessionTranscript): string {
   const memo = decided(transcript);
-  return [`# Decision memo: ${titleOf(transcript)}`, sessionLines(transcript).join('\n'), ...decisionMemoSections(transcript, memo)].join('\n\n');
+  return [
+    `# Decision memo: ${titleOf(transcript)}`,
+    sessionLines(transcript).join('\n'),
+    ...decisionMemoSections(transcript, memo),
+  ].join('\n\n');
 }
 
 /** Who owns a condition: the Synth of the board whose condition it is, else the decision's owner. */
 function ownerOf(condition: string, lineup: readonly string[]): string {
-  const owner = lineup.map(memberOf).find((synth) => hasPersona(synth.slug) && personaOf(synth).conditions.includes(condition));
+  const owner = lineup
+    .map(memberOf)
+    .find((synth) => hasPersona(synth.slug) && personaOf(synth).conditions.includes(condition));
   return owner === undefined ? 'Decision owner' : owner.role;
 }
 
@@ -74,7 +74,9 @@ function actionPlan(transcript: SessionTranscript): string {
     when: deadlines[Math.min(index, deadlines.length - 1)] ?? 'Within 90 days',
   }));
   actions.push({
-    action: proceeds ? 'Review the decision against its conditions and the dissent' : 'Reconvene the board on the decision',
+    action: proceeds
+      ? 'Review the decision against its conditions and the dissent'
+      : 'Reconvene the board on the decision',
     owner: 'Decision owner',
     when: proceeds ? 'After 90 days' : 'Once the prerequisites hold',
   });
@@ -103,7 +105,10 @@ function report(transcript: SessionTranscript): string {
   if (transcript.synthesis !== null) {
     sections.push(`## Summary\n${transcript.synthesis}`);
   }
-  const brief = [session.question ? `**Question:** ${session.question}` : '', session.context ? `**Context:** ${session.context}` : ''];
+  const brief = [
+    session.question ? `**Question:** ${session.question}` : '',
+    session.context ? `**Context:** ${session.context}` : '',
+  ];
   if (brief.some((line) => line !== '')) {
     sections.push(`## Brief\n${brief.filter((line) => line !== '').join('\n\n')}`);
   }

@@ -27,9 +27,33 @@ const linesPerPage = Math.floor((pageHeight - 2 * margin) / leading);
 
 // The WinAnsiEncoding codes 0x80–0x9F that differ from Latin-1 (ISO 32000-1 Annex D.2).
 const winAnsiExtras: Readonly<Record<string, number>> = {
-  '€': 0x80, '‚': 0x82, 'ƒ': 0x83, '„': 0x84, '…': 0x85, '†': 0x86, '‡': 0x87, 'ˆ': 0x88, '‰': 0x89, 'Š': 0x8a,
-  '‹': 0x8b, 'Œ': 0x8c, 'Ž': 0x8e, '‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94, '•': 0x95, '–': 0x96, '—': 0x97,
-  '˜': 0x98, '™': 0x99, 'š': 0x9a, '›': 0x9b, 'œ': 0x9c, 'ž': 0x9e, 'Ÿ': 0x9f,
+  '€': 0x80,
+  '‚': 0x82,
+  ƒ: 0x83,
+  '„': 0x84,
+  '…': 0x85,
+  '†': 0x86,
+  '‡': 0x87,
+  ˆ: 0x88,
+  '‰': 0x89,
+  Š: 0x8a,
+  '‹': 0x8b,
+  Œ: 0x8c,
+  Ž: 0x8e,
+  '‘': 0x91,
+  '’': 0x92,
+  '“': 0x93,
+  '”': 0x94,
+  '•': 0x95,
+  '–': 0x96,
+  '—': 0x97,
+  '˜': 0x98,
+  '™': 0x99,
+  š: 0x9a,
+  '›': 0x9b,
+  œ: 0x9c,
+  ž: 0x9e,
+  Ÿ: 0x9f,
 };
 
 /** A PDF literal string `( … )` in WinAnsiEncoding, every byte outside printable ASCII escaped (§7.3.4.2). */
@@ -54,7 +78,7 @@ export function wrapText(text: string, width = pdfLineWidth): string[] {
   const lines: string[] = [];
   let current = '';
   for (const word of text.split(/\s+/).filter((part) => part !== '')) {
-    for (let rest = word; rest !== ''; ) {
+    for (let rest = word; rest !== '';) {
       const candidate = current === '' ? rest : `${current} ${rest}`;
       if (candidate.length <= width) {
         current = candidate;
@@ -77,7 +101,11 @@ export function wrapText(text: string, width = pdfLineWidth): string[] {
 function pageContent(lines: readonly PdfLine[]): string {
   const operations = [`BT /F1 ${fontSize} Tf ${leading} TL ${margin} ${pageHeight - margin - fontSize} Td`];
   for (const line of lines) {
-    operations.push(line.bold ? `/F2 ${fontSize} Tf ${pdfString(line.text)} Tj T* /F1 ${fontSize} Tf` : `${pdfString(line.text)} Tj T*`);
+    operations.push(
+      line.bold
+        ? `/F2 ${fontSize} Tf ${pdfString(line.text)} Tj T* /F1 ${fontSize} Tf`
+        : `${pdfString(line.text)} Tj T*`,
+    );
   }
   operations.push('ET');
   return operations.join('\n');

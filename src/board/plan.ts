@@ -48,7 +48,9 @@ export function isQuestionStart(request: StartSessionRequest): request is StartS
 function resolveLineupStart(request: StartSessionRequestA): ResolvedStart {
   const mode = requireMode(request.mode);
   const named = request.synths !== undefined;
-  const synths = named ? requireLineup(request.synths ?? []) : mode.default_lineup.map((slug) => requireSynth(slug, '/mode'));
+  const synths = named
+    ? requireLineup(request.synths ?? [])
+    : mode.default_lineup.map((slug) => requireSynth(slug, '/mode'));
   const rounds = request.rounds ?? mode.default_rounds;
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 10) {
     throw new BoardInputError('rounds_out_of_range', '/rounds', 'A session runs 1 to 10 rounds.');
@@ -77,7 +79,14 @@ function resolveLineupStart(request: StartSessionRequestA): ResolvedStart {
 function resolveQuestionStart(request: StartSessionRequestB): ResolvedStart {
   const requestedMode = request.mode ?? defaultModeSlug;
   const mode = requireMode(requestedMode);
-  const base = { requestedMode, mode, title: null, context: null, question: request.question, modelClass: 'standard' as const };
+  const base = {
+    requestedMode,
+    mode,
+    title: null,
+    context: null,
+    question: request.question,
+    modelClass: 'standard' as const,
+  };
   if (request.session_type === 'consult') {
     if (request.synth_id === undefined) {
       throw new BoardInputError('missing_synth_id', '/synth_id', 'A consult session names its expert in synth_id.');

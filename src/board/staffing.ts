@@ -68,7 +68,9 @@ export function namedBoard(synths: readonly Synth[]): LineupSeat[] {
 
 /** The seats of a mode's default lineup, staffed because the request named no Synths. */
 export function defaultBoard(mode: Mode, synths: readonly Synth[]): LineupSeat[] {
-  return synths.map((synth) => seatOf(synth, `Seated by default in ${mode.name} mode to weigh ${personaOf(synth).lens}.`));
+  return synths.map((synth) =>
+    seatOf(synth, `Seated by default in ${mode.name} mode to weigh ${personaOf(synth).lens}.`),
+  );
 }
 
 /** The seat of a consult session's named expert. */

@@ -104,7 +104,9 @@ export function leaningOf(seats: readonly Seat[]): Leaning {
     ? { support: 1, conditional: 0.7, oppose: 0 }
     : { support: 0, conditional: 0.4, oppose: 1 };
   const total = seats.reduce((sum, seat) => sum + agreement[seat.stance], 0);
-  const conditionSeats = seats.filter((seat) => seat.stance === 'conditional' || (!proceeds && seat.stance === 'oppose'));
+  const conditionSeats = seats.filter(
+    (seat) => seat.stance === 'conditional' || (!proceeds && seat.stance === 'oppose'),
+  );
   return {
     proceeds,
     consensus: seats.length === 0 ? 0 : Math.round((100 * total) / seats.length),
@@ -129,10 +131,18 @@ export function converge(seats: Seat[], random: Random): void {
 export function positionPhrase(leaning: Leaning, subject: string, form: 'gerund' | 'imperative'): string {
   const [condition] = leaning.conditions;
   const verb = leaning.proceeds
-    ? form === 'gerund' ? 'proceeding with' : 'proceed with'
-    : form === 'gerund' ? 'holding off on' : 'hold off on';
+    ? form === 'gerund'
+      ? 'proceeding with'
+      : 'proceed with'
+    : form === 'gerund'
+      ? 'holding off on'
+      : 'hold off on';
   const proviso =
-    condition === undefined ? '' : leaning.proceeds ? `, provided ${lowerFirst(condition)}` : ` until ${lowerFirst(condition)}`;
+    condition === undefined
+      ? ''
+      : leaning.proceeds
+        ? `, provided ${lowerFirst(condition)}`
+        : ` until ${lowerFirst(condition)}`;
   const names = leaning.holdouts.map((seat) => seat.synth.name);
   const holdouts = names.length === 0 ? '' : `; ${listProse(names)} ${names.length === 1 ? 'holds' : 'hold'} out`;
   return `${verb} ${subject}${proviso}${holdouts}`;

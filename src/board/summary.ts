@@ -38,7 +38,9 @@ export function summarize(input: SummaryInput): BoardSummary {
   }
   const points = input.seats.flatMap((seat) => {
     const said = input.latest.get(seat.synth.slug);
-    return said === undefined ? [] : [`- **${seat.synth.name}** (${seat.synth.role}, ${stanceLabels[seat.stance]}): ${said}`];
+    return said === undefined
+      ? []
+      : [`- **${seat.synth.name}** (${seat.synth.role}, ${stanceLabels[seat.stance]}): ${said}`];
   });
   const notes = input.notes.map((note) => `- **Requester** (round ${note.round}): ${excerpt(note.content, 140)}`);
   const body = [...points, ...notes];

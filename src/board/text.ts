@@ -35,7 +35,11 @@ export function excerpt(text: string, max = 90): string {
 
 /** The last sentence of a text: a sentence ends at ".", "!" or "?" followed by a capital or a quote. */
 export function lastSentence(text: string): string {
-  return squash(text).split(/(?<=[.!?])\s+(?=[A-Z"])/).at(-1) ?? '';
+  return (
+    squash(text)
+      .split(/(?<=[.!?])\s+(?=[A-Z"])/)
+      .at(-1) ?? ''
+  );
 }
 
 /** Lower-case words (letters and digits) of a text. */
@@ -49,7 +53,9 @@ export function wordsOf(text: string): string[] {
  */
 export function subjectOf(title: string | null | undefined, question: string | null | undefined): string {
   const asked = squash(question ?? '');
-  const proposal = /^(?:should|shall|can|could|do|must|would)\s+(?:we|i|the company|our team)\s+(.+?)[?.!]*$/i.exec(asked);
+  const proposal = /^(?:should|shall|can|could|do|must|would)\s+(?:we|i|the company|our team)\s+(.+?)[?.!]*$/i.exec(
+    asked,
+  );
   if (proposal?.[1] !== undefined) {
     return `the proposal to ${proposal[1]}`;
   }
@@ -86,10 +92,14 @@ export function listProse(items: readonly string[]): string {
 }
 
 const negativeWords = new Set(
-  'above below missed miss failed fails failure breach breached churn loss losses decline declined drop dropped late delay delayed slipped overrun lawsuit complaint complaints risk requires blocker cancel cancelled'.split(' '),
+  'above below missed miss failed fails failure breach breached churn loss losses decline declined drop dropped late delay delayed slipped overrun lawsuit complaint complaints risk requires blocker cancel cancelled'.split(
+    ' ',
+  ),
 );
 const positiveWords = new Set(
-  'confirmed signed approved ahead growth grew exceeded beat win won cleared passed secured lower cheaper faster'.split(' '),
+  'confirmed signed approved ahead growth grew exceeded beat win won cleared passed secured lower cheaper faster'.split(
+    ' ',
+  ),
 );
 
 /** -1 when a text brings mostly bad news, 1 mostly good, 0 otherwise: how new facts move the board. */

@@ -11,6 +11,8 @@ function shellWord(word: string): string {
 
 /** `boardkit <command> [--flag value …]`, leaving out the options the user did not give. */
 export function commandLine(command: string, options: Record<string, string | true | undefined> = {}): string {
-  const words = Object.entries(options).flatMap(([flag, value]) => (value === undefined ? [] : value === true ? [flag] : [flag, value]));
+  const words = Object.entries(options).flatMap(([flag, value]) =>
+    value === undefined ? [] : value === true ? [flag] : [flag, value],
+  );
   return ['boardkit', command, ...words].map(shellWord).join(' ');
 }

@@ -37,10 +37,14 @@ interface SystemError extends Error {
 
 /** What the user can act on in Node's system errors, which otherwise read `listen EADDRINUSE: …`. */
 const systemMessages: Record<string, (error: SystemError) => string> = {
-  EADDRINUSE: (error) => `${error.address ?? 'the address'}:${String(error.port ?? '')} is already in use; choose another port with --port`,
-  EADDRNOTAVAIL: (error) => `${error.address ?? 'the address'} is not an address of this machine; choose another with --host`,
-  EACCES: (error) => (error.path === undefined ? `permission denied: ${error.message}` : `cannot open ${error.path}: permission denied`),
-  ENOENT: (error) => (error.path === undefined ? error.message : `cannot read ${error.path}: no such file or directory`),
+  EADDRINUSE: (error) =>
+    `${error.address ?? 'the address'}:${String(error.port ?? '')} is already in use; choose another port with --port`,
+  EADDRNOTAVAIL: (error) =>
+    `${error.address ?? 'the address'} is not an address of this machine; choose another with --host`,
+  EACCES: (error) =>
+    error.path === undefined ? `permission denied: ${error.message}` : `cannot open ${error.path}: permission denied`,
+  ENOENT: (error) =>
+    error.path === undefined ? error.message : `cannot read ${error.path}: no such file or directory`,
   EISDIR: (error) => `${error.path ?? 'the path'} is a folder, not a file`,
 };
 

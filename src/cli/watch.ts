@@ -19,8 +19,7 @@ import { formatFindings, lintContract, type LintResult } from '../lint/index.js'
 
 /** What one build of the watched contract came to. */
 export type BuildOutcome =
-  | { kind: 'applied'; lint: LintResult }
-  | { kind: 'rejected'; reason: 'bundle' | 'lint' | 'apply'; message: string };
+  { kind: 'applied'; lint: LintResult } | { kind: 'rejected'; reason: 'bundle' | 'lint' | 'apply'; message: string };
 
 export interface WatchOptions {
   /** The contract's root file (`openapi/openapi.yaml`); its folder is watched. */
@@ -45,7 +44,8 @@ export interface ContractWatch {
 const settleMs = 150;
 
 async function buildOnce(options: WatchOptions): Promise<BuildOutcome> {
-  const lintRun = options.lint === false ? undefined : lintContract({ root: options.root, cwd: dirname(dirname(options.root)) });
+  const lintRun =
+    options.lint === false ? undefined : lintContract({ root: options.root, cwd: dirname(dirname(options.root)) });
   let document: OpenApiDocument;
   try {
     document = (await bundleDocument(options.root)) as unknown as OpenApiDocument;

@@ -15,7 +15,10 @@ export function couldNotRun(command: string, error: unknown): void {
 }
 
 /** `--url` and `--secret`, both required; a missing one is a usage error (exit code 2), not a crash. */
-export function requireTarget(options: { url?: string | undefined; secret?: string | undefined }): { url: string; secret: string } {
+export function requireTarget(options: { url?: string | undefined; secret?: string | undefined }): {
+  url: string;
+  secret: string;
+} {
   if (options.url === undefined || options.secret === undefined || options.secret === '') {
     throw new Error('--url and --secret are required');
   }

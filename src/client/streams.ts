@@ -59,26 +59,40 @@ export class StreamRefusedError extends Error {
     readonly status: number,
     readonly problem: unknown,
   ) {
-    const detail = typeof problem === 'object' && problem !== null && 'detail' in problem ? `: ${String(problem.detail)}` : '';
+    const detail =
+      typeof problem === 'object' && problem !== null && 'detail' in problem ? `: ${String(problem.detail)}` : '';
     super(`the event stream was refused with status ${status}${detail}`);
     this.name = 'StreamRefusedError';
   }
 }
 
 /** The events of a session (`/v1/sessions/{id}/events`) until `session.complete`, `.failed` or `.cancelled`. */
-export function readSessionEvents(target: StreamTarget, sessionId: string, options: StreamOptions = {}): AsyncGenerator<SessionEvent> {
+export function readSessionEvents(
+  target: StreamTarget,
+  sessionId: string,
+  options: StreamOptions = {},
+): AsyncGenerator<SessionEvent> {
   return readStream<SessionEventData>(target, sessionId, 'events', options);
 }
 
 /** The live summary of a session (`/v1/sessions/{id}/summary`) until `summary.final`. */
-export function readSessionSummary(target: StreamTarget, sessionId: string, options: StreamOptions = {}): AsyncGenerator<SummaryEvent> {
+export function readSessionSummary(
+  target: StreamTarget,
+  sessionId: string,
+  options: StreamOptions = {},
+): AsyncGenerator<SummaryEvent> {
   return readStream<SummaryEventData>(target, sessionId, 'summary', options);
 }
 
 /** The wait before resuming when the stream sent no `retry` field (WHATWG HTML leaves it to the client). */
 const defaultRetryMs = 1000;
 
-async function* readStream<Data>(target: StreamTarget, sessionId: string, stream: keyof typeof finalEvents, options: StreamOptions): AsyncGenerator<TypedEvent<Data>> {
+async function* readStream<Data>(
+  target: StreamTarget,
+  sessionId: string,
+  stream: keyof typeof finalEvents,
+  options: StreamOptions,
+): AsyncGenerator<TypedEvent<Data>> {
   const url = `${target.baseUrl.replace(/\/+$/, '')}/v1/sessions/${encodeURIComponent(sessionId)}/${stream}`;
   const final: readonly string[] = finalEvents[stream];
   let lastEventId = options.lastEventId;
@@ -121,12 +135,26 @@ async function* readStream<Data>(target: StreamTarget, sessionId: string, stream
 
 /** The names each stream's events may carry, checked against the contract's event unions. */
 const eventNames = {
-  events: new Set<string>(['synth.message', 'round.complete', 'session.complete', 'session.failed', 'session.cancelled'] satisfies Schemas['SessionStreamEvent']['event'][]),
-  summary: new Set<string>(['summary.update', 'summary.final'] satisfies Schemas['SessionSummaryStreamEvent']['event'][]),
+  events: new Set<string>([
+    'synth.message',
+    'round.complete',
+    'session.complete',
+    'session.failed',
+    'session.cancelled',
+  ] satisfies Schemas['SessionStreamEvent']['event'][]),
+  summary: new Set<string>([
+    'summary.update',
+    'summary.final',
+  ] satisfies Schemas['SessionSummaryStreamEvent']['event'][]),
 };
 
 /** Opens the stream; `undefined` once aborted. A refusal (4xx, 5xx) is thrown with its problem. */
-async function open(url: string, target: StreamTarget, lastEventId: string | undefined, options: StreamOptions): Promise<Response & { body: ReadableStream<Uint8Array> } | undefined> {
+async function open(
+  url: string,
+  target: StreamTarget,
+  lastEventId: string | undefined,
+  options: StreamOptions,
+): Promise<(Response & { body: ReadableStream<Uint8Array> }) | undefined> {
   const headers: Record<string, string> = { Accept: 'text/event-stream', Authorization: `Bearer ${target.apiKey}` };
   if (target.apiVersion !== undefined) {
     headers['X-Service-API-Version'] = target.apiVersion;
@@ -136,7 +164,10 @@ async function open(url: string, target: StreamTarget, lastEventId: string | und
   }
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(url, { headers, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    response = await (options.fetch ?? fetch)(url, {
+      headers,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
   } catch (error) {
     if (options.signal?.aborted === true) {
       return undefined;
@@ -157,7 +188,10 @@ async function open(url: string, target: StreamTarget, lastEventId: string | und
 }
 
 /** The complete events of a byte stream as they arrive; an event cut off by the end is dropped (§9.2.6). */
-async function* eventsOf(body: ReadableStream<Uint8Array>, signal: AbortSignal | undefined): AsyncGenerator<ParsedEvent> {
+async function* eventsOf(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<ParsedEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const cancel = (): void => void reader.cancel().catch(() => undefined);

@@ -27,7 +27,9 @@ export function constantOf(schema: unknown): { value: unknown } | undefined {
   const items = schema['prefixItems'];
   if (Array.isArray(items) && schema['minItems'] === items.length && schema['maxItems'] === items.length) {
     const constants = items.map(constantOf);
-    return constants.every((entry) => entry !== undefined) ? { value: constants.map((entry) => entry.value) } : undefined;
+    return constants.every((entry) => entry !== undefined)
+      ? { value: constants.map((entry) => entry.value) }
+      : undefined;
   }
   return undefined;
 }

@@ -25,20 +25,14 @@ export interface OperationEntry {
   pathItemPointer: string;
 }
 
-function* entriesOf(
-  document: OpenApiDocument,
-  source: OperationEntry['source'],
-): Generator<OperationEntry> {
+function* entriesOf(document: OpenApiDocument, source: OperationEntry['source']): Generator<OperationEntry> {
   for (const path of Object.keys(document[source] ?? {})) {
     const pathItem = resolve<PathItemObject>(document, pointerOf(source, path));
     for (const method of httpMethods) {
       if (pathItem.node[method] === undefined) {
         continue;
       }
-      const { node: operation, pointer } = resolve<OperationObject>(
-        document,
-        childPointer(pathItem.pointer, method),
-      );
+      const { node: operation, pointer } = resolve<OperationObject>(document, childPointer(pathItem.pointer, method));
       yield {
         source,
         path,

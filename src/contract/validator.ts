@@ -94,7 +94,9 @@ export function createContractValidator(
   ): ValidateFunction | undefined {
     const entry = typeof operation === 'string' ? findOperation(document, operation) : operation;
     if (entry === undefined) {
-      throw new Error(`No operation ${typeof operation === 'string' ? operation : `${operation.method.toUpperCase()} ${operation.path}`} in the contract`);
+      throw new Error(
+        `No operation ${typeof operation === 'string' ? operation : `${operation.method.toUpperCase()} ${operation.path}`} in the contract`,
+      );
     }
     const code = String(status);
     const responses = entry.operation.responses ?? {};

@@ -16,9 +16,15 @@ export const errorsPath = 'docs/errors.md';
 type Node = Record<string, unknown>;
 
 /** The problem response components (`x-problem-slug`) each response of an operation resolves to. */
-function problemResponses(document: OpenApiDocument, entry: OperationEntry): Array<{ status: string; component: string; slug: string }> {
+function problemResponses(
+  document: OpenApiDocument,
+  entry: OperationEntry,
+): Array<{ status: string; component: string; slug: string }> {
   return Object.keys(entry.operation.responses ?? {}).flatMap((status) => {
-    const { node, pointer } = resolve<ResponseObject & Node>(document, childPointer(entry.pointer, 'responses', status));
+    const { node, pointer } = resolve<ResponseObject & Node>(
+      document,
+      childPointer(entry.pointer, 'responses', status),
+    );
     const slug = node['x-problem-slug'];
     const component = componentName(pointer, 'responses');
     return typeof slug === 'string' && component !== undefined ? [{ status, component, slug }] : [];
@@ -47,7 +53,13 @@ function firstExample(document: OpenApiDocument, component: string): unknown {
   if (first === undefined || media === undefined) {
     return undefined;
   }
-  const examplesPointer = childPointer(`#/components/responses/${component}`, 'content', 'application/problem+json', 'examples', first);
+  const examplesPointer = childPointer(
+    `#/components/responses/${component}`,
+    'content',
+    'application/problem+json',
+    'examples',
+    first,
+  );
   return resolve<{ value?: unknown }>(document, examplesPointer).node.value;
 }
 
@@ -65,9 +77,19 @@ function membersTable(document: OpenApiDocument): string {
   return table(['member', 'type', 'required', 'provenance', 'meaning'], rows);
 }
 
-function typeSection(document: OpenApiDocument, type: ProblemTypeEntry, baseUri: string, paths: OperationEntry[], webhooks: OperationEntry[]): string {
+function typeSection(
+  document: OpenApiDocument,
+  type: ProblemTypeEntry,
+  baseUri: string,
+  paths: OperationEntry[],
+  webhooks: OperationEntry[],
+): string {
   const answering = (entries: OperationEntry[]): Array<{ entry: OperationEntry; component: string }> =>
-    entries.flatMap((entry) => problemResponses(document, entry).filter((response) => response.slug === type.slug).map(({ component }) => ({ entry, component })));
+    entries.flatMap((entry) =>
+      problemResponses(document, entry)
+        .filter((response) => response.slug === type.slug)
+        .map(({ component }) => ({ entry, component })),
+    );
   const byService = answering(paths);
   const byReceivers = answering(webhooks);
   const facts = [
@@ -82,7 +104,9 @@ function typeSection(document: OpenApiDocument, type: ProblemTypeEntry, baseUri:
   const parts = [`### ${type.status} ${code(type.slug)}`, '', table(['', 'value'], facts)];
   if (byReceivers.length > 0) {
     const components = [...new Set(byReceivers.map(({ component }) => component))];
-    const description = components.map((component) => firstSentence(resolve<ResponseObject>(document, `#/components/responses/${component}`).node.description));
+    const description = components.map((component) =>
+      firstSentence(resolve<ResponseObject>(document, `#/components/responses/${component}`).node.description),
+    );
     parts.push('', `Webhook receivers answer it too (${codeList(components)}): ${description.join(' ')}`);
   }
   const [component] = new Set(byService.map((response) => response.component));
@@ -98,7 +122,13 @@ export function renderErrors(document: OpenApiDocument): string {
   const operations = listOperations(document);
   const paths = operations.filter((entry) => entry.source === 'paths');
   const webhooks = operations.filter((entry) => entry.source === 'webhooks');
-  const summaryRows = catalog.types.map((type) => [String(type.status), code(type.slug), type.title, type.condition, type['x-provenance'] ?? '']);
+  const summaryRows = catalog.types.map((type) => [
+    String(type.status),
+    code(type.slug),
+    type.title,
+    type.condition,
+    type['x-provenance'] ?? '',
+  ]);
   const parts = [
     generatedBanner('Error catalog', 'src/docs/errors.ts'),
     '',

@@ -46,5 +46,7 @@ export function placeLabel(pointer: string): string {
   if (root === 'components' && first !== undefined && second !== undefined) {
     return first === 'responses' ? `${second} response` : second;
   }
-  return tokens.map((token, index) => (/^\d+$/.test(token) ? `[${token}]` : `${index === 0 ? '' : '.'}${token}`)).join('');
+  return tokens
+    .map((token, index) => (/^\d+$/.test(token) ? `[${token}]` : `${index === 0 ? '' : '.'}${token}`))
+    .join('');
 }

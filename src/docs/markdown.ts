@@ -19,7 +19,10 @@ export function code(text: string | number): string {
 
 /** A table cell: one line, pipes escaped (GFM tables §4.10). */
 export function cell(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').replaceAll('|', '\\|').trim();
+  return text
+    .replace(/\s*\n\s*/g, ' ')
+    .replaceAll('|', '\\|')
+    .trim();
 }
 
 export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>): string {

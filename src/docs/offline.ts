@@ -19,7 +19,10 @@ const assetHosts = [
   'cdn.jsdelivr.net',
 ];
 
-const assetUrl = new RegExp(`https?://(?:${assetHosts.map((host) => host.replaceAll('.', '\\.')).join('|')})/[^\\s"'\`)<>]*`, 'g');
+const assetUrl = new RegExp(
+  `https?://(?:${assetHosts.map((host) => host.replaceAll('.', '\\.')).join('|')})/[^\\s"'\`)<>]*`,
+  'g',
+);
 
 /** The attribution logo, drawn as text so that the credit stays visible without the CDN. */
 const logo = `data:image/svg+xml,${encodeURIComponent(

@@ -59,7 +59,9 @@ function schemaPath(name: string, rest: string[]): string {
 
 /** Entries of the root extensions are named by their position and, when they have one, their own name. */
 function entryName(node: Record<string, unknown>): string {
-  const name = ['slug', 'name', 'version', 'variant'].map((key) => node[key]).find((value) => typeof value === 'string');
+  const name = ['slug', 'name', 'version', 'variant']
+    .map((key) => node[key])
+    .find((value) => typeof value === 'string');
   return name === undefined ? '' : ` (${String(name)})`;
 }
 
@@ -68,10 +70,15 @@ function classify(pointer: string, node: Record<string, unknown>): Pick<Provenan
   const [root, first = '', second = '', ...rest] = tokens;
   if ((root === 'paths' || root === 'webhooks') && tokens.length === 3) {
     const source = root;
-    return { kind: source === 'paths' ? 'operation' : 'webhook', label: operationLabel({ source, path: first, method: second as never }) };
+    return {
+      kind: source === 'paths' ? 'operation' : 'webhook',
+      label: operationLabel({ source, path: first, method: second as never }),
+    };
   }
   if (root === 'components' && first === 'schemas') {
-    return rest.length === 0 ? { kind: 'schema', label: second } : { kind: 'property', label: schemaPath(second, rest) };
+    return rest.length === 0
+      ? { kind: 'schema', label: second }
+      : { kind: 'property', label: schemaPath(second, rest) };
   }
   if (root === 'components' && componentKinds[first] !== undefined && rest.length === 0) {
     return { kind: componentKinds[first] ?? 'other', label: second };
@@ -100,7 +107,12 @@ export function provenanceMarks(document: OpenApiDocument): ProvenanceMark[] {
       if (key === 'x-provenance') {
         const page = (value as Record<string, unknown>)['x-published-on'];
         const publishedOn = typeof page === 'string' ? { publishedOn: page } : {};
-        marks.push({ pointer, provenance: String(child), ...publishedOn, ...classify(pointer, value as Record<string, unknown>) });
+        marks.push({
+          pointer,
+          provenance: String(child),
+          ...publishedOn,
+          ...classify(pointer, value as Record<string, unknown>),
+        });
       } else if (key !== 'example' && key !== 'examples') {
         visit(child, childPointer(pointer, key));
       }

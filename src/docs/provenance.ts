@@ -23,9 +23,22 @@ function plural(kind: string): string {
 function countTable(marks: ProvenanceMark[]): string {
   const kinds = partKinds.filter((kind) => marks.some((mark) => mark.kind === kind));
   const count = (kind: string | undefined, provenance: string | undefined): string =>
-    String(marks.filter((mark) => (kind === undefined || mark.kind === kind) && (provenance === undefined || mark.provenance === provenance)).length);
-  const rows = kinds.map((kind) => [plural(kind), ...provenances.map((provenance) => count(kind, provenance)), count(kind, undefined)]);
-  rows.push(['**all parts**', ...provenances.map((provenance) => `**${count(undefined, provenance)}**`), `**${count(undefined, undefined)}**`]);
+    String(
+      marks.filter(
+        (mark) =>
+          (kind === undefined || mark.kind === kind) && (provenance === undefined || mark.provenance === provenance),
+      ).length,
+    );
+  const rows = kinds.map((kind) => [
+    plural(kind),
+    ...provenances.map((provenance) => count(kind, provenance)),
+    count(kind, undefined),
+  ]);
+  rows.push([
+    '**all parts**',
+    ...provenances.map((provenance) => `**${count(undefined, provenance)}**`),
+    `**${count(undefined, undefined)}**`,
+  ]);
   return table(['part', ...provenances, 'total'], rows);
 }
 
@@ -42,7 +55,9 @@ function listOf(marks: ProvenanceMark[], provenance: string): string {
 
 /** The parts that come from the service's own pages, by page. */
 function publishedList(marks: ProvenanceMark[]): string {
-  const pages = [...new Set(marks.flatMap((mark) => (mark.publishedOn === undefined ? [] : [mark.publishedOn])))].sort();
+  const pages = [
+    ...new Set(marks.flatMap((mark) => (mark.publishedOn === undefined ? [] : [mark.publishedOn]))),
+  ].sort();
   return pages
     .map((page) => {
       const onPage = marks.filter((mark) => mark.publishedOn === page);
@@ -62,8 +77,8 @@ export function renderProvenance(document: OpenApiDocument): string {
     '',
     ...provenances.map((provenance) => `- \`${provenance}\`: ${meaning[provenance] ?? ''};`),
     '',
-    'A property without its own mark inherits its schema\'s, so the properties counted below are the ones whose',
-    'provenance differs from their schema\'s (mostly designed members of stated schemas).',
+    "A property without its own mark inherits its schema's, so the properties counted below are the ones whose",
+    "provenance differs from their schema's (mostly designed members of stated schemas).",
     '',
     '## Counts',
     '',
@@ -86,7 +101,12 @@ export function renderProvenance(document: OpenApiDocument): string {
     );
   }
   if (unknown.length > 0) {
-    parts.push('', '## Unknown values', '', ...unknown.map((mark) => `- ${code(mark.label)}: ${code(mark.provenance)}`));
+    parts.push(
+      '',
+      '## Unknown values',
+      '',
+      ...unknown.map((mark) => `- ${code(mark.label)}: ${code(mark.provenance)}`),
+    );
   }
   return `${parts.join('\n')}\n`;
 }

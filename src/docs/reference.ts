@@ -23,7 +23,10 @@ const telemetryOff = '"disableTelemetry":true';
  * Builds the reference of `document` (a bundled YAML file; the packaged contract by default) into
  * `siteDir` and returns the path of its page.
  */
-export async function buildReference(siteDir: string, document: string = join(packageRoot, artefactPaths.bundledYaml)): Promise<string> {
+export async function buildReference(
+  siteDir: string,
+  document: string = join(packageRoot, artefactPaths.bundledYaml),
+): Promise<string> {
   const scratch = await mkdtemp(join(tmpdir(), 'boardkit-docs-'));
   try {
     const rendered = join(scratch, 'index.html');

@@ -56,7 +56,9 @@ function ownTraits(schema: Schema): string[] {
     traits.push(`requires ${codeList(required)}`);
   }
   const properties = isSchema(schema['properties']) ? schema['properties'] : {};
-  const forbidden = Object.entries(properties).filter(([, value]) => value === false).map(([name]) => name);
+  const forbidden = Object.entries(properties)
+    .filter(([, value]) => value === false)
+    .map(([name]) => name);
   const [notRequired, notAllOf] = excluded(schema['not']);
   if (forbidden.length + notRequired.length > 0) {
     traits.push(`forbids ${codeList([...forbidden, ...notRequired])}`);

@@ -24,7 +24,9 @@ export interface ExtensionVariantGroup {
 }
 
 function rootExtensions(document: OpenApiDocument): Array<[string, unknown]> {
-  return Object.entries(document as unknown as Node).filter(([key]) => key.startsWith('x-') && key !== 'x-provenance-legend');
+  return Object.entries(document as unknown as Node).filter(
+    ([key]) => key.startsWith('x-') && key !== 'x-provenance-legend',
+  );
 }
 
 interface FoundVariant {
@@ -56,7 +58,12 @@ function humanised(pointer: string): string {
   return pointer
     .slice(2)
     .split('/')
-    .map((token) => token.replace(/^x-/, '').replace(/_variants$/, '').replace(/[_-]/g, ' '))
+    .map((token) =>
+      token
+        .replace(/^x-/, '')
+        .replace(/_variants$/, '')
+        .replace(/[_-]/g, ' '),
+    )
     .join(' ');
 }
 
@@ -91,11 +98,17 @@ function scalar(value: unknown): string {
 export function renderValue(value: unknown): string {
   if (Array.isArray(value) && value.every(isNode)) {
     const columns = [...new Set(value.flatMap((item) => Object.keys(item)))].filter((key) => key !== 'x-provenance');
-    return table(columns, value.map((item) => columns.map((column) => scalar(item[column] ?? ''))));
+    return table(
+      columns,
+      value.map((item) => columns.map((column) => scalar(item[column] ?? ''))),
+    );
   }
   if (isNode(value)) {
     const entries = Object.entries(value).filter(([key]) => key !== 'x-provenance');
-    return table(['key', 'value'], entries.map(([key, item]) => [code(key), scalar(item)]));
+    return table(
+      ['key', 'value'],
+      entries.map(([key, item]) => [code(key), scalar(item)]),
+    );
   }
   return scalar(value);
 }
@@ -124,13 +137,16 @@ export function announcedIn(document: OpenApiDocument, name: string): string {
 export function eventListMatrix(document: OpenApiDocument): string {
   const webhooks = listOperations(document).filter((entry) => entry.source === 'webhooks');
   const listed = webhooks.filter((entry) => Array.isArray((entry.operation as Node)['x-event-lists']));
-  const lists = [...new Set(listed.flatMap((entry) => (entry.operation as Node)['x-event-lists'] as number[]))].sort((a, b) => a - b);
+  const lists = [...new Set(listed.flatMap((entry) => (entry.operation as Node)['x-event-lists'] as number[]))].sort(
+    (a, b) => a - b,
+  );
   if (lists.length === 0) {
     return '';
   }
   const rows = webhooks.map((entry) => {
     const inLists = ((entry.operation as Node)['x-event-lists'] as number[] | undefined) ?? [];
-    const note = inLists.length > 0 ? '' : entry.operation.deprecated === true ? 'deprecated; in no list' : 'in no list';
+    const note =
+      inLists.length > 0 ? '' : entry.operation.deprecated === true ? 'deprecated; in no list' : 'in no list';
     return [code(entry.path), ...lists.map((list) => (inLists.includes(list) ? 'yes' : '')), note];
   });
   return [

@@ -60,7 +60,12 @@ function reachedFrom(reach: ReachIndex, pointer: string): string {
   return labels.length === 0 ? '' : `Reached from ${count(labels.length, 'operation')}: ${codeList(labels)}.`;
 }
 
-function variantSetEncoding(document: OpenApiDocument, set: VariantSet, reach: ReachIndex, validator: ContractValidator): VariantEncoding {
+function variantSetEncoding(
+  document: OpenApiDocument,
+  set: VariantSet,
+  reach: ReachIndex,
+  validator: ContractValidator,
+): VariantEncoding {
   const name = componentName(set.pointer) ?? set.pointer;
   const node = nodeAt(document, set.pointer);
   const examplesOf = set.branches.map(() => [] as string[]);
@@ -90,7 +95,10 @@ function variantSetEncoding(document: OpenApiDocument, set: VariantSet, reach: R
     summary: firstSentence(node['description'] as string | undefined),
     encoding: `\`oneOf\` of ${set.branches.length} schemas told apart by shape`,
     covers: [set.pointer, ...set.branches.map((branch) => branch.target)],
-    body: body.join('\n').replace(/\n{3,}/g, '\n\n').trim(),
+    body: body
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
   };
 }
 
@@ -103,7 +111,9 @@ function unionEnumEncoding(document: OpenApiDocument, pointer: string, reach: Re
     summary: firstSentence(node['description'] as string | undefined),
     encoding: `one \`enum\` holding the union of the published lists (${values.length} values)`,
     covers: [pointer],
-    body: [textOf(node['description']).trim(), '', `Values: ${codeList(values)}.`, '', reachedFrom(reach, pointer)].join('\n').trim(),
+    body: [textOf(node['description']).trim(), '', `Values: ${codeList(values)}.`, '', reachedFrom(reach, pointer)]
+      .join('\n')
+      .trim(),
   };
 }
 
@@ -157,7 +167,11 @@ export function collectVariantEncodings(document: OpenApiDocument): VariantEncod
   const covered = new Set(encodings.flatMap((encoding) => encoding.covers));
   const variantMarks = provenanceMarks(document).filter((mark) => mark.provenance === 'variant');
   for (const mark of variantMarks) {
-    if (!covered.has(mark.pointer) && componentName(mark.pointer) !== undefined && Array.isArray(nodeAt(document, mark.pointer)['enum'])) {
+    if (
+      !covered.has(mark.pointer) &&
+      componentName(mark.pointer) !== undefined &&
+      Array.isArray(nodeAt(document, mark.pointer)['enum'])
+    ) {
       encodings.push(unionEnumEncoding(document, mark.pointer, reach));
     }
   }
@@ -188,7 +202,11 @@ const sections: Record<EncodingKind, string> = {
 
 /** A GitHub-style heading anchor. */
 function anchor(heading: string): string {
-  return heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-');
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .trim()
+    .replace(/\s/g, '-');
 }
 
 function heading(encoding: VariantEncoding): string {

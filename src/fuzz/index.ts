@@ -14,7 +14,12 @@ import { renderSummary, type RunReport } from './summary.js';
 export { defaultConfigFile, hooksFile, reportFiles, schemathesisArguments, waitBounds } from './schemathesis.js';
 export { progressPrinter, readCallRecords, type CallRecord } from './progress.js';
 export { userCacheDir } from './cache-dir.js';
-export { locateSchemathesis, projectSchemathesis, type LocatedSchemathesis, type SchemathesisSource } from './locate.js';
+export {
+  locateSchemathesis,
+  projectSchemathesis,
+  type LocatedSchemathesis,
+  type SchemathesisSource,
+} from './locate.js';
 export { managedVenvDir } from './managed-venv.js';
 export { pinnedSchemathesis } from './python.js';
 export { parseJunit, type JunitFinding, type JunitTestCase } from './junit.js';
@@ -60,7 +65,12 @@ export function verdict(schemathesisExit: number, report: RunReport | undefined)
   if (report !== undefined && report.failures.length > 0) {
     return 1;
   }
-  if (schemathesisExit === 0 && report !== undefined && report.errors.length === 0 && report.stop_reason !== 'server_unavailable') {
+  if (
+    schemathesisExit === 0 &&
+    report !== undefined &&
+    report.errors.length === 0 &&
+    report.stop_reason !== 'server_unavailable'
+  ) {
     return 0;
   }
   return 2;
@@ -82,7 +92,14 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
   const summaryPath = join(reportDir, reportFiles.summary);
   await writeFile(
     summaryPath,
-    renderSummary({ target: options.target, maxExamples: options.maxExamples, maxTime: options.maxTime, exitCode, report, testCases }),
+    renderSummary({
+      target: options.target,
+      maxExamples: options.maxExamples,
+      maxTime: options.maxTime,
+      exitCode,
+      report,
+      testCases,
+    }),
   );
   return { exitCode, reportDir, summaryPath, report, testCases };
 }

@@ -38,29 +38,44 @@ const executableName = process.platform === 'win32' ? 'schemathesis.exe' : 'sche
 /** The checkout's `.venv/` entry point, present only in a clone of the kit after `npm run setup`. */
 export function projectSchemathesis(root: string = packageRoot): string | undefined {
   const executable =
-    process.platform === 'win32' ? join(root, '.venv', 'Scripts', executableName) : join(root, '.venv', 'bin', executableName);
+    process.platform === 'win32'
+      ? join(root, '.venv', 'Scripts', executableName)
+      : join(root, '.venv', 'bin', executableName);
   return existsSync(executable) ? executable : undefined;
 }
 
 async function onPath(path: string): Promise<string | undefined> {
   for (const folder of path.split(delimiter).filter((entry) => entry !== '')) {
     const candidate = join(folder, executableName);
-    if (await access(candidate, constants.X_OK).then(() => true, () => false)) {
+    if (
+      await access(candidate, constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    ) {
       return candidate;
     }
   }
   return undefined;
 }
 
-async function named(explicit: string, pinned: string, onProgress: (line: string) => void): Promise<LocatedSchemathesis> {
+async function named(
+  explicit: string,
+  pinned: string,
+  onProgress: (line: string) => void,
+): Promise<LocatedSchemathesis> {
   // A bare name is looked up on PATH, as a shell would; a path is taken relative to the working directory.
   const executable = /[\\/]/.test(explicit) ? resolve(explicit) : explicit;
   const version = await schemathesisVersion(executable);
   if (version === undefined) {
-    throw new Error(`--schemathesis ${explicit}: \`${executable} --version\` does not run; name a schemathesis executable`);
+    throw new Error(
+      `--schemathesis ${explicit}: \`${executable} --version\` does not run; name a schemathesis executable`,
+    );
   }
   if (version !== pinned) {
-    onProgress(`boardkit fuzz: ${executable} is Schemathesis ${version}; the kit is tested with ${pinned}, so results may differ`);
+    onProgress(
+      `boardkit fuzz: ${executable} is Schemathesis ${version}; the kit is tested with ${pinned}, so results may differ`,
+    );
   }
   return { executable, source: 'option' };
 }
@@ -81,7 +96,9 @@ export async function locateSchemathesis(options: LocateOptions = {}): Promise<L
     if (version === pinned) {
       return { executable: found, source: 'path' };
     }
-    onProgress(`boardkit fuzz: ${found} is Schemathesis ${version ?? '(version unknown)'}, not the pinned ${pinned}; using the kit's own`);
+    onProgress(
+      `boardkit fuzz: ${found} is Schemathesis ${version ?? '(version unknown)'}, not the pinned ${pinned}; using the kit's own`,
+    );
   }
   const executable = await managedSchemathesis({
     onProgress,

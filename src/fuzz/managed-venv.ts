@@ -49,7 +49,9 @@ async function checked(step: string, output: Promise<{ code: number; stdout: str
 
 async function build(venv: string, version: string, onProgress: (line: string) => void): Promise<void> {
   const python = await findPython();
-  onProgress(`boardkit fuzz: first use: installing Schemathesis ${version} into ${venv} (Python ${python.version}); this takes a minute`);
+  onProgress(
+    `boardkit fuzz: first use: installing Schemathesis ${version} into ${venv} (Python ${python.version}); this takes a minute`,
+  );
   await rm(venv, { recursive: true, force: true });
   const venvStep = runProgram(python.command, ['-m', 'venv', venv], 5 * 60_000);
   await checked(

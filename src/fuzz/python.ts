@@ -34,10 +34,15 @@ export interface ProgramOutput {
 /** Runs a program to completion; a program that cannot start counts as exit code 127. */
 export function runProgram(command: string, args: readonly string[], timeoutMs = 60_000): Promise<ProgramOutput> {
   return new Promise((resolvePromise) => {
-    execFile(command, args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, windowsHide: true }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 127;
-      resolvePromise({ code, stdout: String(stdout), stderr: String(stderr) || (error?.message ?? '') });
-    });
+    execFile(
+      command,
+      args,
+      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 127;
+        resolvePromise({ code, stdout: String(stdout), stderr: String(stderr) || (error?.message ?? '') });
+      },
+    );
   });
 }
 

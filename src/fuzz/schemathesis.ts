@@ -128,10 +128,13 @@ export function runSchemathesis(executable: string, run: SchemathesisRun): Promi
     const overrun =
       run.maxTime === undefined
         ? undefined
-        : setTimeout(() => {
-            child.kill('SIGINT');
-            setTimeout(() => child.kill('SIGKILL'), budgetGraceSeconds * 1000).unref();
-          }, (run.maxTime + budgetGraceSeconds) * 1000);
+        : setTimeout(
+            () => {
+              child.kill('SIGINT');
+              setTimeout(() => child.kill('SIGKILL'), budgetGraceSeconds * 1000).unref();
+            },
+            (run.maxTime + budgetGraceSeconds) * 1000,
+          );
     const forward = (chunk: string) => {
       log.write(chunk);
       run.onOutput?.(chunk);

@@ -64,7 +64,8 @@ export function outcomeLines(input: SummaryInput): string[] {
   }
   const seconds = report.running_time === null ? '' : ` in ${Math.round(report.running_time)} s`;
   const phases = Object.entries(report.phases ?? {}).map(
-    ([phase, { status, skip_reason }]) => `${phase} ${phaseMarks[status] ?? status}${skip_reason === null ? '' : ` (${skip_reason})`}`,
+    ([phase, { status, skip_reason }]) =>
+      `${phase} ${phaseMarks[status] ?? status}${skip_reason === null ? '' : ` (${skip_reason})`}`,
   );
   const operations = report.operations;
   return [
@@ -72,7 +73,9 @@ export function outcomeLines(input: SummaryInput): string[] {
     `Phases: ${phases.join(', ') || 'none'}.`,
     `Operations: ${operations?.tested ?? 0} of ${operations?.selected ?? 0} tested; test cases: ${report.test_cases.generated} ` +
       `generated, ${report.test_cases.with_failures} with failures, ${report.test_cases.errored} errored.`,
-    ...report.failures.map((failure) => `Failure ${failure.code} ${failure.title} (${failure.count}): ${failure.operations.join(', ')}`),
+    ...report.failures.map(
+      (failure) => `Failure ${failure.code} ${failure.title} (${failure.count}): ${failure.operations.join(', ')}`,
+    ),
     ...report.errors.map((error) => `Error: ${error.title} (${error.count})`),
   ];
 }

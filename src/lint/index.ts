@@ -62,7 +62,12 @@ export function formatFindings(result: LintResult): string {
     finding.message.replace(/\s*\n\s*/g, ' '),
   ]);
   const widths = [0, 1, 2].map((column) => Math.max(0, ...rows.map((row) => row[column]?.length ?? 0)));
-  const lines = rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+  const lines = rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
   const plural = (count: number, word: string): string => `${String(count)} ${word}${count === 1 ? '' : 's'}`;
   lines.push(`${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}`);
   return `${lines.join('\n')}\n`;

@@ -28,7 +28,12 @@ export interface ProcessOutput {
 }
 
 /** Runs `node <script> ...args` in `cwd` and collects its output; rejects only if it cannot start. */
-export function runNode(script: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<ProcessOutput> {
+export function runNode(
+  script: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ProcessOutput> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       cwd,

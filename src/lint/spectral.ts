@@ -47,7 +47,9 @@ export async function runSpectral({ cwd, root, ruleset, resolver }: SpectralOpti
   try {
     results = JSON.parse(output.stdout) as SpectralResult[];
   } catch {
-    throw new Error(`spectral lint failed (exit ${String(output.code)}):\n${output.stderr.trim() || output.stdout.trim()}`);
+    throw new Error(
+      `spectral lint failed (exit ${String(output.code)}):\n${output.stderr.trim() || output.stdout.trim()}`,
+    );
   }
   return results.map((result) => ({
     tool: 'spectral',

@@ -78,9 +78,9 @@ interface PrismInstance {
 interface PrismCore {
   createLogger(name: string, options: { level: string }, destination: unknown): unknown;
 }
-const requestConfig = (
-  createRequire(prismRequire.resolve('@stoplight/prism-http-server')) as NodeRequire
-)('./getHttpConfigFromRequest') as { getHttpConfigFromRequest(input: unknown): Either<unknown, Record<string, unknown>> };
+const requestConfig = (createRequire(prismRequire.resolve('@stoplight/prism-http-server')) as NodeRequire)(
+  './getHttpConfigFromRequest',
+) as { getHttpConfigFromRequest(input: unknown): Either<unknown, Record<string, unknown>> };
 const fakerRequire = createRequire(prismRequire.resolve('@stoplight/prism-http'));
 const faker = fakerRequire('json-schema-faker') as { JSONSchemaFaker: { option(name: string, value: unknown): void } };
 

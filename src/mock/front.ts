@@ -50,7 +50,13 @@ function send(response: ServerResponse, status: number, headers: Headers, payloa
   response.end(payload);
 }
 
-function refuse(response: ServerResponse, runtime: MockRuntime, refusal: Refusal, instance: string, extra: Headers = {}): void {
+function refuse(
+  response: ServerResponse,
+  runtime: MockRuntime,
+  refusal: Refusal,
+  instance: string,
+  extra: Headers = {},
+): void {
   const head = problemHead(runtime.catalogue, refusal.slug);
   const headers = { ...runtime.problemHeaders, ...extra, 'content-type': 'application/problem+json' };
   send(response, head.status, headers, JSON.stringify(problemBody(head, refusal, instance)));
@@ -66,7 +72,11 @@ function allowOrigin(incoming: IncomingMessage, response: ServerResponse): void 
 }
 
 /** Prism's own problem types that are refusals of the request, and the contract's status for each. */
-const prismOwnRefusals: Record<string, number> = { UNPROCESSABLE_ENTITY: 400, UNAUTHORIZED: 401, INVALID_CONTENT_TYPE: 415 };
+const prismOwnRefusals: Record<string, number> = {
+  UNPROCESSABLE_ENTITY: 400,
+  UNAUTHORIZED: 401,
+  INVALID_CONTENT_TYPE: 415,
+};
 
 /**
  * An authentication scheme's name is case-insensitive (RFC 9110 §11.1), but Prism compares `Bearer`
@@ -85,7 +95,12 @@ function headerOf(headers: Headers, name: string): string | undefined {
 }
 
 /** The refusal a Prism answer stands for, or `undefined` when it is not one or the client picked it. */
-function refusalOf(answer: EngineAnswer, request: EngineRequest, runtime: MockRuntime, key: string): Refusal | undefined {
+function refusalOf(
+  answer: EngineAnswer,
+  request: EngineRequest,
+  runtime: MockRuntime,
+  key: string,
+): Refusal | undefined {
   const chosen = answer.chosen;
   if (chosen.exampleKey !== undefined || chosen.code === answer.status) {
     return undefined;
@@ -97,7 +112,10 @@ function refusalOf(answer: EngineAnswer, request: EngineRequest, runtime: MockRu
   if (own === 'UNPROCESSABLE_ENTITY' && answer.input.length === 0) {
     return undefined;
   }
-  if (status === undefined || !(headerOf(answer.headers, 'content-type') ?? '').startsWith('application/problem+json')) {
+  if (
+    status === undefined ||
+    !(headerOf(answer.headers, 'content-type') ?? '').startsWith('application/problem+json')
+  ) {
     return undefined;
   }
   switch (refusalSlugs[status as keyof typeof refusalSlugs]) {
@@ -106,7 +124,10 @@ function refusalOf(answer: EngineAnswer, request: EngineRequest, runtime: MockRu
     case 'unauthorized':
       return unauthorized(request.headers['authorization'] as string | undefined);
     case 'unsupported-media-type':
-      return unsupportedMediaType(request.headers['content-type'] as string | undefined, runtime.requestMedia.get(key) ?? []);
+      return unsupportedMediaType(
+        request.headers['content-type'] as string | undefined,
+        runtime.requestMedia.get(key) ?? [],
+      );
     case 'not-found':
       return notFound(request.path);
     default:
@@ -124,12 +145,21 @@ function serialize(body: unknown, contentType: string | undefined): string {
   return JSON.stringify(body);
 }
 
-function reply(response: ServerResponse, runtime: MockRuntime, request: EngineRequest, key: string, answer: EngineAnswer): void {
+function reply(
+  response: ServerResponse,
+  runtime: MockRuntime,
+  request: EngineRequest,
+  key: string,
+  answer: EngineAnswer,
+): void {
   const violations = [...answer.input, ...answer.output];
-  const headers: Headers = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]));
+  const headers: Headers = Object.fromEntries(
+    Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
   if (violations.length > 0) {
     const text = JSON.stringify(violations);
-    headers['sl-violations'] = text.length > violationsHeaderMax ? `Too many violations! ${text.slice(0, violationsHeaderMax)}` : text;
+    headers['sl-violations'] =
+      text.length > violationsHeaderMax ? `Too many violations! ${text.slice(0, violationsHeaderMax)}` : text;
   }
   const refusal = refusalOf(answer, request, runtime, key);
   if (refusal !== undefined) {
@@ -168,7 +198,11 @@ async function handle(runtime: MockRuntime, incoming: IncomingMessage, response:
   const path = mark < 0 ? url : url.slice(0, mark);
   const method = (incoming.method ?? 'GET').toUpperCase();
   allowOrigin(incoming, response);
-  if (method === 'OPTIONS' && incoming.headers.origin !== undefined && incoming.headers['access-control-request-method'] !== undefined) {
+  if (
+    method === 'OPTIONS' &&
+    incoming.headers.origin !== undefined &&
+    incoming.headers['access-control-request-method'] !== undefined
+  ) {
     response.setHeader('access-control-allow-methods', incoming.headers['access-control-request-method']);
     response.setHeader('vary', 'origin');
     send(response, 204, {}, '');
@@ -206,7 +240,13 @@ async function handle(runtime: MockRuntime, incoming: IncomingMessage, response:
       }
     }
   }
-  const request: EngineRequest = { method, path, query: queryOf(mark < 0 ? '' : url.slice(mark + 1)), headers: withBearerScheme(incoming.headers), body: parsed };
+  const request: EngineRequest = {
+    method,
+    path,
+    query: queryOf(mark < 0 ? '' : url.slice(mark + 1)),
+    headers: withBearerScheme(incoming.headers),
+    body: parsed,
+  };
   reply(response, runtime, request, route.key, await runtime.engine.answer(route.key, request));
 }
 
@@ -217,7 +257,12 @@ export async function startFront(options: FrontOptions): Promise<RunningFront> {
       const detail = `The mock failed to answer: ${error instanceof Error ? error.message : String(error)}`;
       if (!response.headersSent) {
         const head = problemHead(runtime.catalogue, 'internal-error');
-        send(response, head.status, { ...runtime.problemHeaders, 'content-type': 'application/problem+json' }, JSON.stringify({ ...head, detail }));
+        send(
+          response,
+          head.status,
+          { ...runtime.problemHeaders, 'content-type': 'application/problem+json' },
+          JSON.stringify({ ...head, detail }),
+        );
       } else {
         response.destroy();
       }
@@ -225,7 +270,11 @@ export async function startFront(options: FrontOptions): Promise<RunningFront> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`${options.host}:${options.port} is already in use; choose another port`) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`${options.host}:${options.port} is already in use; choose another port`)
+          : error,
+      ),
     );
     server.listen(options.port, options.host, () => resolve());
   });

@@ -59,7 +59,10 @@ const errorsMax = 20;
 
 /** `400 invalid-request` from Prism's violations of the request. */
 export function invalidRequest(violations: PrismViolation[]): Refusal {
-  const errors = violations.filter((each) => each.severity === 'Error').map(violationOf).slice(0, errorsMax);
+  const errors = violations
+    .filter((each) => each.severity === 'Error')
+    .map(violationOf)
+    .slice(0, errorsMax);
   const listed = errors.length > 0 ? errors : [{ pointer: '#', detail: 'does not match the contract' }];
   return { slug: 'invalid-request', detail: describe(listed), errors: listed };
 }
@@ -128,7 +131,9 @@ export function unsupportedMediaType(contentType: string | undefined, accepted: 
  * escape, and any character a path may not hold, percent-encoded.
  */
 export function instanceOf(path: string): string {
-  return path.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu, (character) => encodeURIComponent(character));
+  return path.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu, (character) =>
+    encodeURIComponent(character),
+  );
 }
 
 /** The problem body of a refusal: the type's head from the catalogue, the rest from the request. */

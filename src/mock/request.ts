@@ -47,4 +47,3 @@ export function queryOf(search: string): Record<string, string | string[]> {
   }
   return query;
 }
-

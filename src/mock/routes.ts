@@ -62,13 +62,13 @@ function byConcreteness(left: CompiledPath, right: CompiledPath): number {
 }
 
 export function compileRoutes(document: OpenApiDocument): RouteTable {
-  const compiled: CompiledPath[] = Object.entries((document.paths ?? {}) as Record<string, Record<string, unknown>>).map(
-    ([template, item]) => ({
-      template,
-      segments: template.split('/').slice(1).map(compileSegment),
-      methods: routedMethods.filter((method) => item[method] !== undefined).map((method) => method.toUpperCase()),
-    }),
-  );
+  const compiled: CompiledPath[] = Object.entries(
+    (document.paths ?? {}) as Record<string, Record<string, unknown>>,
+  ).map(([template, item]) => ({
+    template,
+    segments: template.split('/').slice(1).map(compileSegment),
+    methods: routedMethods.filter((method) => item[method] !== undefined).map((method) => method.toUpperCase()),
+  }));
   const byLength = new Map<number, CompiledPath[]>();
   for (const path of [...compiled].sort(byConcreteness)) {
     byLength.set(path.segments.length, [...(byLength.get(path.segments.length) ?? []), path]);

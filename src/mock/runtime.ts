@@ -43,7 +43,9 @@ function headerExamples(document: OpenApiDocument): Record<string, string> {
 /** The current version in its header (`x-api-versions`, seed "Versioning" 4), whatever the header's example says. */
 function versionHeader(document: OpenApiDocument): Record<string, string> {
   const versions = (document as { 'x-api-versions'?: { header?: string; current?: string } })['x-api-versions'];
-  return versions?.header === undefined || versions.current === undefined ? {} : { [versions.header.toLowerCase()]: versions.current };
+  return versions?.header === undefined || versions.current === undefined
+    ? {}
+    : { [versions.header.toLowerCase()]: versions.current };
 }
 
 function requestMediaTypes(document: OpenApiDocument, routes: RouteTable): Map<string, string[]> {

@@ -23,7 +23,8 @@ export const webhookSampleMarker = 'x-mock-webhook-sample';
 export function addWebhookSamples(document: OpenApiDocument): void {
   const paths = (document.paths ?? {}) as Record<string, Node>;
   for (const [name, item] of Object.entries((document.webhooks ?? {}) as Record<string, Node>)) {
-    const post = resolve<Node>(document, '$ref' in item ? String(item['$ref']) : `#/webhooks/${name}`).node['post'] as Node | undefined;
+    const post = resolve<Node>(document, '$ref' in item ? String(item['$ref']) : `#/webhooks/${name}`).node['post'] as
+      Node | undefined;
     const body = post?.['requestBody'] as Node | undefined;
     const media = ((body?.['content'] as Node | undefined)?.['application/json'] ?? undefined) as Node | undefined;
     if (media === undefined) {

@@ -86,7 +86,8 @@ function problemOfFrameworkError(error: FastifyError, route: Route | undefined):
 
 export function buildApp(options: AppOptions): FastifyInstance {
   const { services, handlers, seams } = options;
-  const validator = options.validateResponses === true ? responseValidator(services.document, services.validator) : undefined;
+  const validator =
+    options.validateResponses === true ? responseValidator(services.document, services.validator) : undefined;
   const limits = options.clientLimits ?? defaultClientLimits;
   const app = Fastify({
     logger: false,
@@ -167,7 +168,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     for (const name in rateLimitHeaders) {
       reply.header(name, rateLimitHeaders[name]);
     }
-    if (validator === undefined || (request.routeOptions.config as { outsideContract?: boolean }).outsideContract === true) {
+    if (
+      validator === undefined ||
+      (request.routeOptions.config as { outsideContract?: boolean }).outsideContract === true
+    ) {
       return payload;
     }
     const contentType = reply.getHeader('content-type');

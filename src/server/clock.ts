@@ -59,7 +59,9 @@ export interface ScaledClock extends Clock {
 }
 
 export function isScaledClock(clock: Clock): clock is ScaledClock {
-  return ['scale', 'setScale', 'advance'].every((member) => typeof (clock as unknown as Record<string, unknown>)[member] === 'function');
+  return ['scale', 'setScale', 'advance'].every(
+    (member) => typeof (clock as unknown as Record<string, unknown>)[member] === 'function',
+  );
 }
 
 /**
@@ -102,7 +104,11 @@ export function scaledClock(initialScale = 1, realNow: () => number = Date.now, 
     const reached = now();
     const lastOrder = queue.nextOrder();
     try {
-      for (let next = queue.peek(); next !== undefined && next.due <= reached && next.order < lastOrder; next = queue.peek()) {
+      for (
+        let next = queue.peek();
+        next !== undefined && next.due <= reached && next.order < lastOrder;
+        next = queue.peek()
+      ) {
         queue.shift();
         next.callback();
       }

@@ -17,7 +17,11 @@ const requiredParameters: Readonly<Record<string, Readonly<Record<string, readon
   slack: { post_message: ['channel', 'text'], create_channel: ['name'] },
   linear: { create_issue: ['team_key', 'title'], update_issue: ['issue_id'], add_comment: ['issue_id', 'body'] },
   notion: { create_page: ['title'], append_to_page: ['page_id', 'content'] },
-  jira: { create_issue: ['project_key', 'summary'], add_comment: ['issue_key', 'body'], transition_issue: ['issue_key', 'transition'] },
+  jira: {
+    create_issue: ['project_key', 'summary'],
+    add_comment: ['issue_key', 'body'],
+    transition_issue: ['issue_key', 'transition'],
+  },
   github: { create_issue: ['repo', 'title'], add_comment: ['repo', 'issue_number', 'body'] },
   hubspot: { create_task: ['title'], update_deal: ['deal_id'], create_note: ['body'] },
   asana: { create_task: ['name'] },
@@ -42,7 +46,10 @@ function resultOf(provider: string, accountLabel: string, operation: string, act
   const number = (parseInt(ref.slice(0, 4), 16) % 900) + 100;
   switch (provider) {
     case 'slack':
-      return { external_id: `C${ref.toUpperCase()}/p${parseInt(ref, 16)}`, external_url: `https://${accountLabel}/archives/C${ref.toUpperCase()}` };
+      return {
+        external_id: `C${ref.toUpperCase()}/p${parseInt(ref, 16)}`,
+        external_url: `https://${accountLabel}/archives/C${ref.toUpperCase()}`,
+      };
     case 'linear':
       return { external_id: `ISS-${number}`, external_url: `https://linear.app/issue/ISS-${number}` };
     case 'notion':
@@ -65,11 +72,20 @@ export function runTool(
 ): ToolAnswer {
   const missing = (requiredParameters[provider]?.[operation] ?? []).filter((name) => parameters[name] === undefined);
   if (missing.length > 0) {
-    return { ok: false, error: { code: 'tool_rejected', message: `The tool needs ${missing.join(', ')} to ${operation.replace(/_/g, ' ')}.` } };
+    return {
+      ok: false,
+      error: {
+        code: 'tool_rejected',
+        message: `The tool needs ${missing.join(', ')} to ${operation.replace(/_/g, ' ')}.`,
+      },
+    };
   }
   const refused = (refusedFields[provider] ?? []).find((name) => parameters[name] !== undefined);
   if (refused !== undefined) {
-    return { ok: false, error: { code: 'tool_rejected', message: `The tool answered 400: field '${refused}' cannot be set.` } };
+    return {
+      ok: false,
+      error: { code: 'tool_rejected', message: `The tool answered 400: field '${refused}' cannot be set.` },
+    };
   }
   return { ok: true, result: resultOf(provider, accountLabel, operation, actionId) };
 }

@@ -123,7 +123,10 @@ export async function dispatch(
       };
     };
     try {
-      const answer = handler(value, handlerContext(services, state.apiVersion, state.principal, () => requestSignal(state)));
+      const answer = handler(
+        value,
+        handlerContext(services, state.apiVersion, state.principal, () => requestSignal(state)),
+      );
       return answer instanceof Promise ? answer.catch(problemReply) : answer;
     } catch (error) {
       return problemReply(error);
@@ -136,26 +139,35 @@ export async function dispatch(
     const { idempotency } = services.store;
     // The claim, the handler's work and the answer recorded for the key commit together: a crash leaves
     // all of them (a retry is replayed) or none (a retry runs afresh), never a claim stuck in flight.
-    const outcome = services.store.transaction((): Exclude<Claim, { outcome: 'claimed' }> | { outcome: 'answered'; result: AnyReply } => {
-      const claim = idempotency.claim(workspaceId, key, requestHash, services.clock.now());
-      if (claim.outcome !== 'claimed') {
-        return claim;
-      }
-      const answer = run();
-      if (answer instanceof Promise) {
-        throw new Error(`${route.operationId} takes an Idempotency-Key, so its handler must answer synchronously`);
-      }
-      // Server faults are not recorded, so a retry with the same key can succeed (Stripe does the same).
-      if (answer.status >= 500) {
-        idempotency.release(workspaceId, key);
-      } else {
-        const payload = answer.body === undefined ? undefined : jsonTextOf(answer.body);
-        idempotency.complete(workspaceId, key, storedResponse(answer.status, definedHeaders(answer), route.mediaTypes.get(answer.status), payload));
-      }
-      return { outcome: 'answered', result: answer };
-    });
+    const outcome = services.store.transaction(
+      (): Exclude<Claim, { outcome: 'claimed' }> | { outcome: 'answered'; result: AnyReply } => {
+        const claim = idempotency.claim(workspaceId, key, requestHash, services.clock.now());
+        if (claim.outcome !== 'claimed') {
+          return claim;
+        }
+        const answer = run();
+        if (answer instanceof Promise) {
+          throw new Error(`${route.operationId} takes an Idempotency-Key, so its handler must answer synchronously`);
+        }
+        // Server faults are not recorded, so a retry with the same key can succeed (Stripe does the same).
+        if (answer.status >= 500) {
+          idempotency.release(workspaceId, key);
+        } else {
+          const payload = answer.body === undefined ? undefined : jsonTextOf(answer.body);
+          idempotency.complete(
+            workspaceId,
+            key,
+            storedResponse(answer.status, definedHeaders(answer), route.mediaTypes.get(answer.status), payload),
+          );
+        }
+        return { outcome: 'answered', result: answer };
+      },
+    );
     if (outcome.outcome === 'mismatch') {
-      throw new ProblemError(409, 'This Idempotency-Key was used with another request; use a new key for a new request.');
+      throw new ProblemError(
+        409,
+        'This Idempotency-Key was used with another request; use a new key for a new request.',
+      );
     }
     if (outcome.outcome === 'in_flight') {
       throw new ProblemError(409, 'A request with this Idempotency-Key is still being processed; retry later.');
@@ -180,7 +192,8 @@ export async function dispatch(
       clock: services.clock,
       heartbeatMs: services.settings.heartbeatMs,
       signal: requestSignal(state),
-      authorised: () => principal === undefined || services.store.apiKeys.isCurrent(principal.apiKey.id, services.clock.now()),
+      authorised: () =>
+        principal === undefined || services.store.apiKeys.isCurrent(principal.apiKey.id, services.clock.now()),
       onEvent: (event) => {
         const problems = validator?.checkStreamEvent(route, event as unknown as Record<string, unknown>) ?? [];
         if (problems.length > 0) {
@@ -195,7 +208,13 @@ export async function dispatch(
     // Send the head at once: a client waits for it before it counts the stream as open, and the first
     // event may be a while coming. Fastify sets the headers just before it pipes the stream.
     reply.raw.once('pipe', () => reply.raw.flushHeaders());
-    return reply.send(boundedStream(options.seams?.eventStream(request, text) ?? text, reply.raw, (options.clientLimits ?? defaultClientLimits).stream));
+    return reply.send(
+      boundedStream(
+        options.seams?.eventStream(request, text) ?? text,
+        reply.raw,
+        (options.clientLimits ?? defaultClientLimits).stream,
+      ),
+    );
   }
   const payload = result.body === undefined ? undefined : jsonPayloadOf(result.body);
   reply.code(result.status).headers(headers);

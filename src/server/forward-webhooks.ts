@@ -38,9 +38,15 @@ export async function checkForwardUrl(setting: ForwardSetting): Promise<Forwardi
   }
   const remote = check.addresses.find(({ address }) => refusedRangeOf(address) !== 'loopback');
   if (remote !== undefined) {
-    throw new Error(`--forward-webhooks: ${check.url.host} is ${remote.address}; forwarding goes to a loopback address only`);
+    throw new Error(
+      `--forward-webhooks: ${check.url.host} is ${remote.address}; forwarding goes to a loopback address only`,
+    );
   }
-  return { url: setting.url, secret: setting.secret === undefined ? createWebhookSecret() : checkWebhookSecret(setting.secret, '--forward-secret') };
+  return {
+    url: setting.url,
+    secret:
+      setting.secret === undefined ? createWebhookSecret() : checkWebhookSecret(setting.secret, '--forward-secret'),
+  };
 }
 
 /** Sets the forwarding target of this start (with a fresh breaker), or removes one a previous start left. */

@@ -59,7 +59,9 @@ function stubOf(document: OpenApiDocument, entry: OperationEntry & { operationId
     ' * which response checking reports, as no operation documents a 501. The handler is typed by the',
     ' * operation, so what it returns must be one of the documented responses:',
     ...documentedResponses(document, entry).map((line) => ` * - ${line}`),
-    ...(aliasOf === undefined ? [] : [' *', ` * An alias of \`${aliasOf}\`: the map may give it that operation's handler.`]),
+    ...(aliasOf === undefined
+      ? []
+      : [' *', ` * An alias of \`${aliasOf}\`: the map may give it that operation's handler.`]),
     ' * @module',
     ' */',
     `import type { Handler } from ${quoted('../handler-types.js')};`,
@@ -89,7 +91,8 @@ export function handlerStubs(
   only: readonly string[] = [],
 ): HandlerStub[] {
   const operations = listOperations(document).filter(
-    (entry): entry is OperationEntry & { operationId: string } => entry.source === 'paths' && entry.operationId !== undefined,
+    (entry): entry is OperationEntry & { operationId: string } =>
+      entry.source === 'paths' && entry.operationId !== undefined,
   );
   for (const id of only) {
     if (!operations.some((entry) => entry.operationId === id)) {

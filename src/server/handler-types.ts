@@ -63,7 +63,9 @@ type BodyOfOperation<O extends { requestBody?: unknown }> = [Exclude<O['requestB
     : undefined;
 
 /** A validated request to an operation object: path and query values coerced to their types, the JSON body parsed. */
-type RequestOfOperation<O extends { parameters: { path?: unknown; query?: unknown; header?: unknown }; requestBody?: unknown }> = {
+type RequestOfOperation<
+  O extends { parameters: { path?: unknown; query?: unknown; header?: unknown }; requestBody?: unknown },
+> = {
   path: Present<O['parameters']['path']>;
   query: Present<O['parameters']['query']>;
   headers: Present<O['parameters']['header']>;
@@ -76,10 +78,13 @@ type RequestOfOperation<O extends { parameters: { path?: unknown; query?: unknow
  */
 export type RequestOf<K extends OperationId> = RequestOfOperation<operations[K]>;
 
-type OperationHandler<O extends { parameters: { path?: unknown; query?: unknown; header?: unknown }; requestBody?: unknown; responses: object }> = (
-  request: RequestOfOperation<O>,
-  context: HandlerContext,
-) => ReplyOfOperation<O> | Promise<ReplyOfOperation<O>>;
+type OperationHandler<
+  O extends {
+    parameters: { path?: unknown; query?: unknown; header?: unknown };
+    requestBody?: unknown;
+    responses: object;
+  },
+> = (request: RequestOfOperation<O>, context: HandlerContext) => ReplyOfOperation<O> | Promise<ReplyOfOperation<O>>;
 
 /** The handler of operation `K`; an alias and the operation it aliases have the same shape, so one handler serves both. */
 export type Handler<K extends OperationId> = OperationHandler<operations[K]>;

@@ -9,21 +9,7 @@ import { randomAlphanumeric } from '../webhooks/ids.js';
 export { randomAlphanumeric };
 
 export type IdPrefix =
-  | 'ses'
-  | 'msg'
-  | 'dec'
-  | 'shr'
-  | 'exp'
-  | 'act'
-  | 'int'
-  | 'cnv'
-  | 'wh'
-  | 'dlv'
-  | 'att'
-  | 'cru'
-  | 'key'
-  | 'wsp'
-  | 'task';
+  'ses' | 'msg' | 'dec' | 'shr' | 'exp' | 'act' | 'int' | 'cnv' | 'wh' | 'dlv' | 'att' | 'cru' | 'key' | 'wsp' | 'task';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomAlphanumeric(26)}`;

@@ -14,7 +14,8 @@ import type { Store } from './store/index.js';
 
 type Integration = components['schemas']['Integration'];
 
-const examplePointer = '#/paths/~1integrations/get/responses/200/content/application~1json/examples/connected/value/items';
+const examplePointer =
+  '#/paths/~1integrations/get/responses/200/content/application~1json/examples/connected/value/items';
 
 const disconnectedTool: Omit<Integration, 'id' | 'connected_at'> = {
   provider: 'asana',

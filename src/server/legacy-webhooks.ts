@@ -31,7 +31,6 @@ export interface LegacyWebhook {
   secretIsNew: boolean;
 }
 
-
 function checkUrl(url: string): void {
   let parsed: URL;
   try {
@@ -55,29 +54,33 @@ export function configureLegacyWebhooks(
   settings: readonly LegacyWebhookSetting[],
   schedule: RetrySchedule = retrySchedules.fourWaits,
 ): LegacyWebhook[] {
-  return store.transaction(() => settings.map(({ apiKey, url, secret }) => {
-    const key = store.apiKeys.lookup(apiKey);
-    if (key === undefined) {
-      throw new Error(`a legacy webhook is configured on an API key; ${apiKey.slice(0, 8)}… is not one this server has`);
-    }
-    checkUrl(url);
-    if (secret !== undefined) {
-      checkWebhookSecret(secret, 'the legacy webhook secret');
-    }
-    const kept = outbox.getTarget(key.id)?.secret;
-    const chosen = secret ?? kept ?? createWebhookSecret();
-    outbox.saveTarget({
-      id: key.id,
-      kind: 'legacy',
-      url,
-      secret: chosen,
-      events: ['session.complete'],
-      workspaceId: key.workspaceId,
-      // The contract does not show the legacy webhook's retries; it gets the subscriptions' schedule.
-      schedule,
-    });
-    return { keyHint: key.hint, url, secret: chosen, secretIsNew: chosen !== kept };
-  }));
+  return store.transaction(() =>
+    settings.map(({ apiKey, url, secret }) => {
+      const key = store.apiKeys.lookup(apiKey);
+      if (key === undefined) {
+        throw new Error(
+          `a legacy webhook is configured on an API key; ${apiKey.slice(0, 8)}… is not one this server has`,
+        );
+      }
+      checkUrl(url);
+      if (secret !== undefined) {
+        checkWebhookSecret(secret, 'the legacy webhook secret');
+      }
+      const kept = outbox.getTarget(key.id)?.secret;
+      const chosen = secret ?? kept ?? createWebhookSecret();
+      outbox.saveTarget({
+        id: key.id,
+        kind: 'legacy',
+        url,
+        secret: chosen,
+        events: ['session.complete'],
+        workspaceId: key.workspaceId,
+        // The contract does not show the legacy webhook's retries; it gets the subscriptions' schedule.
+        schedule,
+      });
+      return { keyHint: key.hint, url, secret: chosen, secretIsNew: chosen !== kept };
+    }),
+  );
 }
 
 /**

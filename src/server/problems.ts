@@ -78,5 +78,4 @@ export function problemCatalogue(document: OpenApiDocument): ProblemCatalogue {
 
 export const notFound = (what: string): ProblemError => new ProblemError(404, `${what} was not found.`);
 export const conflict = (detail: string): ProblemError => new ProblemError(409, detail);
-export const invalid = (detail: string, errors: Violation[]): ProblemError =>
-  new ProblemError(400, detail, { errors });
+export const invalid = (detail: string, errors: Violation[]): ProblemError => new ProblemError(400, detail, { errors });

@@ -30,9 +30,7 @@ export interface ProvisionOptions {
 
 export function provisionKey(store: Store, secret: string, options: ProvisionOptions): ProvisionedKey {
   if (parseKey(secret) === undefined) {
-    throw new Error(
-      `${JSON.stringify(secret.slice(0, 12))}… is not an API key: ${keyFormHint}`,
-    );
+    throw new Error(`${JSON.stringify(secret.slice(0, 12))}… is not an API key: ${keyFormHint}`);
   }
   return store.db.transaction(() => {
     const existing = store.apiKeys.lookup(secret);

@@ -112,7 +112,10 @@ export function responseValidator(document: OpenApiDocument, validator: Contract
     if (byEvent === undefined) {
       byEvent = new Map();
       const branches = (resolve<{ oneOf?: unknown[] }>(document, streamSchema).node.oneOf ?? []).map((_, index) =>
-        resolve<Record<string, unknown>>(document, childPointer(resolve(document, streamSchema).pointer, 'oneOf', index)),
+        resolve<Record<string, unknown>>(
+          document,
+          childPointer(resolve(document, streamSchema).pointer, 'oneOf', index),
+        ),
       );
       for (const branch of branches) {
         const name = valueAt(document, childPointer(branch.pointer, 'properties', 'event', 'const'));

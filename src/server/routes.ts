@@ -4,7 +4,12 @@
  * contract is the only list of what it answers.
  * @module
  */
-import type { OperationObject, ParameterObject, RequestBodyObject, ResponseObject } from '../contract/openapi-objects.js';
+import type {
+  OperationObject,
+  ParameterObject,
+  RequestBodyObject,
+  ResponseObject,
+} from '../contract/openapi-objects.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { listOperations, type HttpMethod } from '../contract/operations.js';
 import { childPointer, resolve } from '../contract/pointer.js';
@@ -69,7 +74,7 @@ function scalarTypeOf(document: OpenApiDocument, schemaPointer: string): string 
 function parametersOf(document: OpenApiDocument, pathItemPointer: string, operationPointer: string): RouteParameter[] {
   const byKey = new Map<string, RouteParameter>();
   for (const holder of [pathItemPointer, operationPointer]) {
-    const list = (resolve<{ parameters?: unknown[] }>(document, holder).node.parameters ?? []);
+    const list = resolve<{ parameters?: unknown[] }>(document, holder).node.parameters ?? [];
     list.forEach((_, index) => {
       const { node, pointer } = resolve<ParameterObject>(document, childPointer(holder, 'parameters', index));
       if (node.in === 'cookie') {
@@ -88,7 +93,11 @@ function parametersOf(document: OpenApiDocument, pathItemPointer: string, operat
   return [...byKey.values()];
 }
 
-function bodyOf(document: OpenApiDocument, operation: OperationObject, operationPointer: string): RouteBody | undefined {
+function bodyOf(
+  document: OpenApiDocument,
+  operation: OperationObject,
+  operationPointer: string,
+): RouteBody | undefined {
   if (operation.requestBody === undefined) {
     return undefined;
   }
@@ -102,7 +111,11 @@ function bodyOf(document: OpenApiDocument, operation: OperationObject, operation
   return { required: node.required === true, schemaPointer, variantPointers };
 }
 
-function mediaTypesOf(document: OpenApiDocument, operationPointer: string, statuses: string[]): Map<number, string | undefined> {
+function mediaTypesOf(
+  document: OpenApiDocument,
+  operationPointer: string,
+  statuses: string[],
+): Map<number, string | undefined> {
   return new Map(
     statuses.map((status) => {
       const response = resolve<ResponseObject>(document, childPointer(operationPointer, 'responses', status)).node;

@@ -97,7 +97,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const forwarding = options.forwardWebhooks === undefined ? undefined : await checkForwardUrl(options.forwardWebhooks);
   const store = createStore(options.db ?? ':memory:', { keptSessions: options.keptSessions });
   const { clock, stop: stopClock }: { clock: Clock; stop: () => void } =
-    options.clock === undefined ? flooredScaledClock(store, options.timeScale ?? 1) : { clock: options.clock, stop: () => undefined };
+    options.clock === undefined
+      ? flooredScaledClock(store, options.timeScale ?? 1)
+      : { clock: options.clock, stop: () => undefined };
   let baseUrl = '';
   const onError = options.onError ?? ((error: unknown) => process.stderr.write(`boardkit serve: ${String(error)}\n`));
   const settings = {
@@ -109,8 +111,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     retrySchedule: retryScheduleNames[options.webhookRetries ?? 'four-waits'],
     webhookEnvelope: options.webhookEnvelope ?? 'seed',
   };
-  const testControl = options.testControl === true ? startTestControl(clock, () => services, () => keys) : undefined;
-  const services = createServices(document, store, clock, settings, () => baseUrl, onError, testControl?.postDelivery, options.wallClock);
+  const testControl =
+    options.testControl === true
+      ? startTestControl(
+          clock,
+          () => services,
+          () => keys,
+        )
+      : undefined;
+  const services = createServices(
+    document,
+    store,
+    clock,
+    settings,
+    () => baseUrl,
+    onError,
+    testControl?.postDelivery,
+    options.wallClock,
+  );
   const provisioned = provisionKeys(store, options.apiKeys ?? [], {
     tier: options.tier ?? 'ultra',
     ...(options.startingCredits === undefined ? {} : { startingCredits: options.startingCredits }),
@@ -118,7 +136,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     now: clock.now(),
     onWorkspaceCreated: (workspace) => connectDemoTools(document, store, workspace.id, clock.now()),
   });
-  const legacyWebhooks = configureLegacyWebhooks(store, services.webhooks.outbox, options.legacyWebhooks ?? [], settings.retrySchedule);
+  const legacyWebhooks = configureLegacyWebhooks(
+    store,
+    services.webhooks.outbox,
+    options.legacyWebhooks ?? [],
+    settings.retrySchedule,
+  );
   // Workspace A's key first: the given keys in their order, or the one this start made up.
   const keys = (options.apiKeys ?? []).length > 0 ? (options.apiKeys ?? []) : provisioned.map((key) => key.secret);
   const violations: ResponseViolation[] = [];
@@ -181,7 +204,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 /** The control plane drives the clock: it must be one whose speed can change and that can jump. */
 function startTestControl(clock: Clock, services: () => Services, keys: () => readonly string[]): TestControl {
   if (!isScaledClock(clock)) {
-    throw new Error('the test control needs the server\'s scaled clock; start it without a clock of your own');
+    throw new Error("the test control needs the server's scaled clock; start it without a clock of your own");
   }
   return createTestControl({ clock, services, keys });
 }

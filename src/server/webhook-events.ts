@@ -33,12 +33,21 @@ export interface WebhookEvents {
   /** The envelope of a subscription that chose none (`boardkit serve --webhook-envelope`; `seed` by default). */
   defaultEnvelope: EnvelopeForm;
   /** Queues `event` for every subscription of the workspace that lists it and is not paused. */
-  emit<E extends WebhookEventName>(workspace: Workspace, event: E, data: WebhookEventData<E>, correlationId?: string): number;
+  emit<E extends WebhookEventName>(
+    workspace: Workspace,
+    event: E,
+    data: WebhookEventData<E>,
+    correlationId?: string,
+  ): number;
   /**
    * Queues `session.complete` like `emit`, and the same body for the legacy webhook URL of the key the
    * session was started with, when that key has one (seed "Legacy per-key webhook (deprecated)").
    */
-  emitSessionComplete(workspace: Workspace, startedWithKeyId: string | null, data: WebhookEventData<'session.complete'>): number;
+  emitSessionComplete(
+    workspace: Workspace,
+    startedWithKeyId: string | null,
+    data: WebhookEventData<'session.complete'>,
+  ): number;
 }
 
 /** `corr_` and 16 alphanumerics, the shape of the contract's examples. */
@@ -99,7 +108,8 @@ export function webhookEvents(store: Store, clock: Clock, options: WebhookEventO
     allowLoopback: options.allowLoopback,
     onError: options.onError,
     // The forwarding URL was checked to be loopback at start; only its attempts may reach loopback.
-    post: (input, claim) => post(claim.target.id === forwardTargetId ? { ...input, allowLoopback: true } : input, claim),
+    post: (input, claim) =>
+      post(claim.target.id === forwardTargetId ? { ...input, allowLoopback: true } : input, claim),
   });
   const defaultEnvelope = options.defaultEnvelope ?? 'seed';
 
@@ -119,10 +129,16 @@ export function webhookEvents(store: Store, clock: Clock, options: WebhookEventO
     const at = clock.now();
     let seed: AnyWebhookEnvelope | undefined;
     let published: AnyWebhookEnvelope | undefined;
-    const seedForm = (): AnyWebhookEnvelope => (seed ??= buildEnvelope(event, data, { userId: workspace.userId, correlationId, at }));
+    const seedForm = (): AnyWebhookEnvelope =>
+      (seed ??= buildEnvelope(event, data, { userId: workspace.userId, correlationId, at }));
     const envelopeIn = (form: EnvelopeForm): AnyWebhookEnvelope =>
       form === 'published'
-        ? (published ??= buildPublishedEnvelope(event, data, { id: createEventId(), at, attempt: 1, apiVersion: workspace.apiVersion }))
+        ? (published ??= buildPublishedEnvelope(event, data, {
+            id: createEventId(),
+            at,
+            attempt: 1,
+            apiVersion: workspace.apiVersion,
+          }))
         : seedForm();
     if (options.forward !== undefined) {
       dispatcher.enqueue(forwardTargetId, envelopeIn(defaultEnvelope));
@@ -130,7 +146,11 @@ export function webhookEvents(store: Store, clock: Clock, options: WebhookEventO
     const legacy = legacyTarget === undefined ? undefined : dispatcher.enqueue(legacyTarget, seedForm());
     const queued = store.webhookSubscriptions
       .all(workspace.id)
-      .filter((subscription) => dispatcher.enqueue(subscription.id, envelopeIn(subscription.record.envelope ?? defaultEnvelope)) !== undefined);
+      .filter(
+        (subscription) =>
+          dispatcher.enqueue(subscription.id, envelopeIn(subscription.record.envelope ?? defaultEnvelope)) !==
+          undefined,
+      );
     return queued.length + (legacy === undefined ? 0 : 1);
   }
 

@@ -40,14 +40,27 @@ function lowerCased(headers: Readonly<Record<string, unknown>>): Record<string, 
   );
 }
 
-function exchangeOf(id: number, check: string, url: string, sent: OutgoingDelivery, answer: PostResult, startedAt: number): Exchange {
+function exchangeOf(
+  id: number,
+  check: string,
+  url: string,
+  sent: OutgoingDelivery,
+  answer: PostResult,
+  startedAt: number,
+): Exchange {
   return {
     id,
     check,
     request: { method: 'POST', url, headers: lowerCased(sent.headers), body: sent.body },
     ...(answer.responseCode === null
       ? { error: answer.error ?? 'no answer' }
-      : { response: { status: answer.responseCode, headers: lowerCased(answer.response?.headers ?? {}), body: answer.response?.body ?? '' } }),
+      : {
+          response: {
+            status: answer.responseCode,
+            headers: lowerCased(answer.response?.headers ?? {}),
+            body: answer.response?.body ?? '',
+          },
+        }),
     startedAt,
     durationMs: answer.durationMs,
   };
@@ -63,7 +76,10 @@ function suiteVersion(): string {
   return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
 }
 
-export async function checkReceiver(document: Readonly<OpenApiDocument>, options: CheckReceiverOptions): Promise<RunResult> {
+export async function checkReceiver(
+  document: Readonly<OpenApiDocument>,
+  options: CheckReceiverOptions,
+): Promise<RunResult> {
   checkWebhookSecret(options.secret, '--secret');
   const startedAt = new Date();
   const send = await receiverSender(options);
@@ -95,16 +111,26 @@ export async function checkReceiver(document: Readonly<OpenApiDocument>, options
       requirement: one.requirement,
       check: one.name,
       outcome: ok ? 'pass' : 'fail',
-      message: ok ? `${one.title}: answered ${codes.join(', ')}` : `${one.title}: expected ${expected}, got ${codes.map((code) => code ?? 'no answer').join(', ')}`,
+      message: ok
+        ? `${one.title}: answered ${codes.join(', ')}`
+        : `${one.title}: expected ${expected}, got ${codes.map((code) => code ?? 'no answer').join(', ')}`,
       ...(ok ? {} : { kind: failureKinds[one.requirement] ?? 'status', expected, got: codes }),
       evidence,
     });
     if (one.name === 'receiver.duplicate' && options.handledUrl !== undefined && sent[0] !== undefined) {
       const { deliveryId } = sent[0];
-      const count = await handledCount(options.handledUrl, deliveryId).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      const count = await handledCount(options.handledUrl, deliveryId).catch((error: unknown) =>
+        error instanceof Error ? error : new Error(String(error)),
+      );
       observations.push(
         count instanceof Error
-          ? { requirement: one.requirement, check: one.name, outcome: 'error', message: `${options.handledUrl}: ${count.message}`, evidence }
+          ? {
+              requirement: one.requirement,
+              check: one.name,
+              outcome: 'error',
+              message: `${options.handledUrl}: ${count.message}`,
+              evidence,
+            }
           : {
               requirement: one.requirement,
               check: one.name,
@@ -116,8 +142,17 @@ export async function checkReceiver(document: Readonly<OpenApiDocument>, options
       );
     }
     const own = observations.filter((observation) => observation.check === one.name);
-    caseResults.push({ name: one.name, category: 'receiver', title: one.title, requirements: [one.requirement], status: foldStatus(own), durationMs: Date.now() - caseStarted });
-    options.onProgress?.(`${ok ? 'ok  ' : 'FAIL'} ${one.name}  ${one.title} → ${codes.map((code) => code ?? 'no answer').join(', ')}`);
+    caseResults.push({
+      name: one.name,
+      category: 'receiver',
+      title: one.title,
+      requirements: [one.requirement],
+      status: foldStatus(own),
+      durationMs: Date.now() - caseStarted,
+    });
+    options.onProgress?.(
+      `${ok ? 'ok  ' : 'FAIL'} ${one.name}  ${one.title} → ${codes.map((code) => code ?? 'no answer').join(', ')}`,
+    );
   };
 
   for (const one of receiverCases) {
@@ -127,8 +162,22 @@ export async function checkReceiver(document: Readonly<OpenApiDocument>, options
   const summary = summarize(results);
   const finishedAt = new Date();
   return {
-    suite: { name: 'boardkit webhooks check-receiver', version: suiteVersion(), contractVersion: String(document.info.version), title: 'Webhook receiver conformance' },
-    target: { baseUrl: options.url, live: true, liveEvidence: 'a webhook receiver', announced: {}, testControl: false, timeScale: 1, clockControllable: false, secondKey: false },
+    suite: {
+      name: 'boardkit webhooks check-receiver',
+      version: suiteVersion(),
+      contractVersion: String(document.info.version),
+      title: 'Webhook receiver conformance',
+    },
+    target: {
+      baseUrl: options.url,
+      live: true,
+      liveEvidence: 'a webhook receiver',
+      announced: {},
+      testControl: false,
+      timeScale: 1,
+      clockControllable: false,
+      secondKey: false,
+    },
     profile: { name: 'receiver', description: "The seed's receiver rules: verify, refuse, deduplicate." },
     selection: [],
     startedAt: startedAt.toISOString(),

@@ -38,6 +38,13 @@ export function signedDelivery(input: DeliveryInput): OutgoingDelivery {
   const kind = input.kind ?? 'subscription';
   const deliveryId = input.deliveryId ?? createDeliveryId();
   const timestamp = input.timestamp ?? wallClockSeconds();
-  const headers = signedHeaders({ kind, secret: input.secret, event: input.event, deliveryId, timestamp, body: input.body });
+  const headers = signedHeaders({
+    kind,
+    secret: input.secret,
+    event: input.event,
+    deliveryId,
+    timestamp,
+    body: input.body,
+  });
   return { kind, event: input.event, deliveryId, timestamp, body: input.body, headers };
 }

@@ -39,8 +39,17 @@ const outsideWindowSeconds = 301;
 /** Size of the large body: well above what a receiver's default body limit may cut (100 KiB in Express). */
 export const largeBodyBytes = 256 * 1024;
 
-function delivery(input: CaseInput, body: string, overrides: { secret?: string; timestamp?: number } = {}): OutgoingDelivery {
-  return signedDelivery({ event: input.event, secret: overrides.secret ?? input.secret, body, timestamp: overrides.timestamp ?? input.now });
+function delivery(
+  input: CaseInput,
+  body: string,
+  overrides: { secret?: string; timestamp?: number } = {},
+): OutgoingDelivery {
+  return signedDelivery({
+    event: input.event,
+    secret: overrides.secret ?? input.secret,
+    body,
+    timestamp: overrides.timestamp ?? input.now,
+  });
 }
 
 function compact(input: CaseInput): string {
@@ -84,7 +93,9 @@ export function flipOneByte(body: string): string {
 }
 
 function without(one: OutgoingDelivery, header: string): OutgoingDelivery {
-  const headers = Object.fromEntries(Object.entries(one.headers).filter(([name]) => name.toLowerCase() !== header.toLowerCase()));
+  const headers = Object.fromEntries(
+    Object.entries(one.headers).filter(([name]) => name.toLowerCase() !== header.toLowerCase()),
+  );
   return { ...one, headers };
 }
 
@@ -206,4 +217,3 @@ export const receiverCases: readonly ReceiverCase[] = [
     requests: (input) => [delivery(input, withText(input, unicodeText))],
   },
 ];
-

@@ -32,7 +32,8 @@ function exampleEnvelopes(document: Readonly<OpenApiDocument>, event: WebhookEve
   const media = resolve<MediaType>(document, envelopeSchemaPointer(event).replace(/\/schema$/, '')).node;
   const values = [...Object.values(media.examples ?? {}).map((example) => example.value), media.example];
   return values.filter(
-    (value): value is Envelope => isRecord(value) && (value['event'] === event || value['type'] === event) && isRecord(value['data']),
+    (value): value is Envelope =>
+      isRecord(value) && (value['event'] === event || value['type'] === event) && isRecord(value['data']),
   );
 }
 
@@ -61,7 +62,11 @@ export interface SampleBodyOptions {
 }
 
 /** The body of one delivery of `event`, in either envelope form, as the object to serialise. */
-export function sampleBody(document: Readonly<OpenApiDocument>, event: WebhookEventName, options: SampleBodyOptions): Envelope {
+export function sampleBody(
+  document: Readonly<OpenApiDocument>,
+  event: WebhookEventName,
+  options: SampleBodyOptions,
+): Envelope {
   const example = sampleEnvelope(document, event);
   // The published form's examples carry no user or correlation id; the seed envelope is then built without.
   const data = (options.data ?? example['data']) as WebhookEventData<WebhookEventName>;
@@ -69,6 +74,8 @@ export function sampleBody(document: Readonly<OpenApiDocument>, event: WebhookEv
     const context = { id: createEventId(), at: options.at, attempt: 1, apiVersion: currentApiVersion(document) };
     return { ...buildPublishedEnvelope(event, data, context) };
   }
-  const text = (name: string): string | undefined => (typeof example[name] === 'string' ? (example[name]) : undefined);
-  return { ...buildEnvelope(event, data, { userId: text('user_id'), correlationId: text('correlation_id'), at: options.at }) };
+  const text = (name: string): string | undefined => (typeof example[name] === 'string' ? example[name] : undefined);
+  return {
+    ...buildEnvelope(event, data, { userId: text('user_id'), correlationId: text('correlation_id'), at: options.at }),
+  };
 }

@@ -25,7 +25,9 @@ export class ReceiverUrlError extends Error {
 }
 
 /** Checks the URL once; the returned sender posts to the addresses checked. */
-export async function receiverSender(options: SendOptions): Promise<(delivery: OutgoingDelivery) => Promise<PostResult>> {
+export async function receiverSender(
+  options: SendOptions,
+): Promise<(delivery: OutgoingDelivery) => Promise<PostResult>> {
   const check = await checkWebhookUrl(options.url, { allowPrivate: true });
   if (!check.ok) {
     throw new ReceiverUrlError(check.reason);

@@ -47,7 +47,10 @@ export function eventsToTrigger(event: string | undefined, all: boolean): Webhoo
   return [event];
 }
 
-export async function triggerEvents(document: Readonly<OpenApiDocument>, options: TriggerOptions): Promise<TriggerResult[]> {
+export async function triggerEvents(
+  document: Readonly<OpenApiDocument>,
+  options: TriggerOptions,
+): Promise<TriggerResult[]> {
   checkWebhookSecret(options.secret, '--secret');
   const kind = options.legacy === true ? 'legacy' : 'subscription';
   const wrong = options.events.find((event) => event !== 'session.complete');
@@ -73,8 +76,17 @@ function headerLines(headers: Readonly<Record<string, unknown>>): string[] {
 /** What was sent and what the receiver answered, for the terminal. */
 export function describeTrigger(url: string, { delivery, answer }: TriggerResult): string {
   const status =
-    answer.responseCode === null ? `no answer: ${answer.error ?? 'unknown'}` : `${answer.responseCode}${answer.error === null ? ' (delivered)' : ` (${answer.error})`}`;
-  const lines = [`→ POST ${url}  ${delivery.event}`, ...headerLines(delivery.headers), '', `  ${delivery.body}`, '', `← ${status} in ${answer.durationMs} ms`];
+    answer.responseCode === null
+      ? `no answer: ${answer.error ?? 'unknown'}`
+      : `${answer.responseCode}${answer.error === null ? ' (delivered)' : ` (${answer.error})`}`;
+  const lines = [
+    `→ POST ${url}  ${delivery.event}`,
+    ...headerLines(delivery.headers),
+    '',
+    `  ${delivery.body}`,
+    '',
+    `← ${status} in ${answer.durationMs} ms`,
+  ];
   if (answer.response !== undefined) {
     lines.push(...headerLines(answer.response.headers));
     if (answer.response.body !== '') {

@@ -57,10 +57,14 @@ export function verifyCaptured(input: CapturedDelivery): CapturedVerdict {
 /** The verdict in a few lines for the terminal. */
 export function describeVerdict(input: CapturedDelivery, verdict: CapturedVerdict): string {
   const names = input.legacy === true ? legacyDeliveryHeaders : deliveryHeaders;
-  const lines = [verdict.result.ok ? 'ok: the signature verifies' : `${verdict.result.status}: ${verdict.result.reason}`];
+  const lines = [
+    verdict.result.ok ? 'ok: the signature verifies' : `${verdict.result.status}: ${verdict.result.reason}`,
+  ];
   lines.push(`  body:     ${input.body.byteLength} bytes`);
   if (verdict.ageSeconds !== undefined) {
-    lines.push(`  ${names.timestamp}: ${input.timestamp} (${verdict.ageSeconds} s ago; tolerance ${replayToleranceSeconds} s)`);
+    lines.push(
+      `  ${names.timestamp}: ${input.timestamp} (${verdict.ageSeconds} s ago; tolerance ${replayToleranceSeconds} s)`,
+    );
   }
   lines.push(`  received: ${input.signature ?? '(none)'}`);
   if (verdict.expectedSignature !== undefined) {

@@ -185,17 +185,23 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     // back the schedule of every other.
     const next = outbox.nextDueAt(share.isBusy);
     if (next !== undefined && !(next <= clock.now() && running.size > 0)) {
-      wakeUp = timer.set(() => {
-        wakeUp = undefined;
-        pump();
-      }, Math.max(next - clock.now(), 0));
+      wakeUp = timer.set(
+        () => {
+          wakeUp = undefined;
+          pump();
+        },
+        Math.max(next - clock.now(), 0),
+      );
     }
     const leaseEnds = outbox.nextLeaseExpiry();
     if (leaseEnds !== undefined && !(leaseEnds <= leaseClock.now() && running.size > 0)) {
-      leaseWakeUp = leaseTimer.set(() => {
-        leaseWakeUp = undefined;
-        pump();
-      }, Math.max(leaseEnds - leaseClock.now(), 0));
+      leaseWakeUp = leaseTimer.set(
+        () => {
+          leaseWakeUp = undefined;
+          pump();
+        },
+        Math.max(leaseEnds - leaseClock.now(), 0),
+      );
     }
   }
 

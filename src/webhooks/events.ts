@@ -182,8 +182,7 @@ export function buildPublishedEnvelope<Event extends WebhookEventName>(
 
 /** A delivery body in either form. */
 export type AnyWebhookEnvelope<Event extends WebhookEventName = WebhookEventName> =
-  | WebhookEnvelope<Event>
-  | PublishedWebhookEnvelope<Event>;
+  WebhookEnvelope<Event> | PublishedWebhookEnvelope<Event>;
 
 /** The event a body is about: the seed's form names it in `event`, the published form in `type`. */
 export function eventOf(envelope: AnyWebhookEnvelope): WebhookEventName {

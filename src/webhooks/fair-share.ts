@@ -96,7 +96,12 @@ export function createFairShare(limits: FairShareLimits): FairShare {
       return load.running;
     },
     choose(candidates) {
-      const scratch: Load = { running: load.running, byTarget: load.byTarget.copy(), byWorkspace: load.byWorkspace.copy(), byHost: load.byHost.copy() };
+      const scratch: Load = {
+        running: load.running,
+        byTarget: load.byTarget.copy(),
+        byWorkspace: load.byWorkspace.copy(),
+        byHost: load.byHost.copy(),
+      };
       const left = [...candidates];
       const chosen: ClaimCandidate[] = [];
       while (scratch.running < limits.concurrency) {
@@ -106,7 +111,8 @@ export function createFairShare(limits: FairShareLimits): FairShare {
           const current = left[best];
           if (
             fits(scratch, candidate.target) &&
-            (current === undefined || scratch.byWorkspace.get(shareOf(candidate.target)) < scratch.byWorkspace.get(shareOf(current.target)))
+            (current === undefined ||
+              scratch.byWorkspace.get(shareOf(candidate.target)) < scratch.byWorkspace.get(shareOf(current.target)))
           ) {
             best = index;
           }

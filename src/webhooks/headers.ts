@@ -28,8 +28,7 @@ export const webhookContentType = 'application/json';
 
 /** A header source: Node's `IncomingHttpHeaders`, a plain record, or a Fetch `Headers`. */
 export type HeaderSource =
-  | { get(name: string): string | null }
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+  { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** The value of a header, case-insensitively; the first one when it was sent several times. */
 export function headerValue(headers: HeaderSource, name: string): string | undefined {

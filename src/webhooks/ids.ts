@@ -54,7 +54,9 @@ const webhookSecretPattern = /^[\x21-\x7e]{8,256}$/;
 /** Returns `secret` when it follows the rule; throws naming `option` and the rule otherwise. */
 export function checkWebhookSecret(secret: string, option: string): string {
   if (!webhookSecretPattern.test(secret)) {
-    throw new Error(`${option}: a webhook signing secret is 8 to 256 visible ASCII characters without spaces (such as whsec_…)`);
+    throw new Error(
+      `${option}: a webhook signing secret is 8 to 256 visible ASCII characters without spaces (such as whsec_…)`,
+    );
   }
   return secret;
 }

@@ -174,7 +174,11 @@ export function createMemoryOutbox(): WebhookOutbox {
       return earliest([...deliveries.values()].filter(free).map((d) => d.dueAt));
     },
     nextLeaseExpiry() {
-      return earliest([...deliveries.values()].flatMap((d) => (d.status === 'pending' && d.leaseUntil !== null ? [d.leaseUntil] : [])));
+      return earliest(
+        [...deliveries.values()].flatMap((d) =>
+          d.status === 'pending' && d.leaseUntil !== null ? [d.leaseUntil] : [],
+        ),
+      );
     },
     releaseLeases() {
       const held = [...deliveries.values()].filter((d) => d.status === 'pending' && d.leaseUntil !== null);

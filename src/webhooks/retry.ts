@@ -17,7 +17,10 @@ export const retrySchedules: {
 };
 
 /** The schedules by the names the conformance profiles and `boardkit serve --webhook-retries` use. */
-export const retryScheduleNames = { 'four-waits': retrySchedules.fourWaits, 'five-waits': retrySchedules.fiveWaits } as const;
+export const retryScheduleNames = {
+  'four-waits': retrySchedules.fourWaits,
+  'five-waits': retrySchedules.fiveWaits,
+} as const;
 export type RetryScheduleName = keyof typeof retryScheduleNames;
 
 const minute = 60_000;

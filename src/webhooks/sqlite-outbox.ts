@@ -20,7 +20,13 @@ import {
   type WebhookOutbox,
 } from './outbox.js';
 import { parseRetrySchedule } from './retry.js';
-import { addedColumns, prepareStatements, webhookTablesSql, type SqliteDatabase, type SqliteStatement } from './sqlite-statements.js';
+import {
+  addedColumns,
+  prepareStatements,
+  webhookTablesSql,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from './sqlite-statements.js';
 
 export type { SqliteDatabase, SqliteStatement };
 
@@ -132,7 +138,15 @@ export function createSqliteOutbox(db: SqliteDatabase): WebhookOutbox {
 
   return {
     saveTarget: ({ id, kind, url, secret, events, schedule, workspaceId = null }) => {
-      const settings = { id, kind, url, secret, workspaceId, events: JSON.stringify(events), schedule: JSON.stringify(schedule) };
+      const settings = {
+        id,
+        kind,
+        url,
+        secret,
+        workspaceId,
+        events: JSON.stringify(events),
+        schedule: JSON.stringify(schedule),
+      };
       sql.saveTarget.run(settings);
     },
     removeTarget: db.transaction((id: string) => {
@@ -210,7 +224,6 @@ export function createSqliteOutbox(db: SqliteDatabase): WebhookOutbox {
       const row = sql.delivery.get(id) as DeliveryRow | undefined;
       return row && toDelivery(row);
     },
-    listAttempts: (targetId, limit = 100) =>
-      (sql.attempts.all({ targetId, limit }) as AttemptRow[]).map(toAttempt),
+    listAttempts: (targetId, limit = 100) => (sql.attempts.all({ targetId, limit }) as AttemptRow[]).map(toAttempt),
   };
 }

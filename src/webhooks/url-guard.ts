@@ -25,9 +25,7 @@ export interface UrlGuardOptions {
   resolve?: ResolveHost | undefined;
 }
 
-export type UrlCheck =
-  | { ok: true; url: URL; addresses: ResolvedAddress[] }
-  | { ok: false; reason: string };
+export type UrlCheck = { ok: true; url: URL; addresses: ResolvedAddress[] } | { ok: false; reason: string };
 
 type Subnet = readonly [network: string, prefix: number, family: 'ipv4' | 'ipv6'];
 
@@ -36,17 +34,46 @@ type Subnet = readonly [network: string, prefix: number, family: 'ipv4' | 'ipv6'
  * BlockList also matches the IPv4-mapped IPv6 form (`::ffff:127.0.0.1`) against the IPv4 rules.
  */
 const refusedRanges: ReadonlyArray<{ name: string; subnets: readonly Subnet[] }> = [
-  { name: 'unspecified', subnets: [['0.0.0.0', 8, 'ipv4'], ['::', 128, 'ipv6']] },
-  { name: 'loopback', subnets: [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']] },
+  {
+    name: 'unspecified',
+    subnets: [
+      ['0.0.0.0', 8, 'ipv4'],
+      ['::', 128, 'ipv6'],
+    ],
+  },
+  {
+    name: 'loopback',
+    subnets: [
+      ['127.0.0.0', 8, 'ipv4'],
+      ['::1', 128, 'ipv6'],
+    ],
+  },
   {
     name: 'private',
-    subnets: [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4']],
+    subnets: [
+      ['10.0.0.0', 8, 'ipv4'],
+      ['172.16.0.0', 12, 'ipv4'],
+      ['192.168.0.0', 16, 'ipv4'],
+    ],
   },
   { name: 'carrier-grade NAT', subnets: [['100.64.0.0', 10, 'ipv4']] },
   // fec0::/10 is the deprecated site-local range (RFC 3879), private in effect.
-  { name: 'link-local', subnets: [['169.254.0.0', 16, 'ipv4'], ['fe80::', 10, 'ipv6'], ['fec0::', 10, 'ipv6']] },
+  {
+    name: 'link-local',
+    subnets: [
+      ['169.254.0.0', 16, 'ipv4'],
+      ['fe80::', 10, 'ipv6'],
+      ['fec0::', 10, 'ipv6'],
+    ],
+  },
   { name: 'unique-local', subnets: [['fc00::', 7, 'ipv6']] },
-  { name: 'multicast', subnets: [['224.0.0.0', 4, 'ipv4'], ['ff00::', 8, 'ipv6']] },
+  {
+    name: 'multicast',
+    subnets: [
+      ['224.0.0.0', 4, 'ipv4'],
+      ['ff00::', 8, 'ipv6'],
+    ],
+  },
   // 240.0.0.0/4 is reserved and holds the limited broadcast address 255.255.255.255.
   { name: 'reserved', subnets: [['240.0.0.0', 4, 'ipv4']] },
   // ::a.b.c.d, the IPv4-compatible form deprecated by RFC 4291 §2.5.5.1; no public host uses it.
@@ -56,7 +83,13 @@ const refusedRanges: ReadonlyArray<{ name: string; subnets: readonly Subnet[] }>
   // (RFC 3056) and Teredo (RFC 4380). No webhook receiver needs one.
   {
     name: 'IPv4-translation',
-    subnets: [['64:ff9b::', 96, 'ipv6'], ['64:ff9b:1::', 48, 'ipv6'], ['::ffff:0:0:0', 96, 'ipv6'], ['2002::', 16, 'ipv6'], ['2001::', 32, 'ipv6']],
+    subnets: [
+      ['64:ff9b::', 96, 'ipv6'],
+      ['64:ff9b:1::', 48, 'ipv6'],
+      ['::ffff:0:0:0', 96, 'ipv6'],
+      ['2002::', 16, 'ipv6'],
+      ['2001::', 32, 'ipv6'],
+    ],
   },
   // Not globally reachable (the registries' "Globally Reachable: False"): IETF protocol assignments,
   // documentation, benchmarking and discard-only ranges.

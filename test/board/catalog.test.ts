@@ -41,7 +41,12 @@ describe('the catalogue, read from the contract', () => {
   test('follows the contract: a Synth added to the document is in the catalogue', () => {
     const document = structuredClone(contract);
     const items = valueAt(document, synthCatalogPointer) as unknown[];
-    items.push({ slug: 'archivist', name: 'Ruth Ames', role: 'Archivist', voice: 'Remembers what was decided and why.' });
+    items.push({
+      slug: 'archivist',
+      name: 'Ruth Ames',
+      role: 'Archivist',
+      voice: 'Remembers what was decided and why.',
+    });
     const extended = catalogOf(document);
     expect(extended.findSynth('archivist')?.name).toBe('Ruth Ames');
     expect(boardCatalog().findSynth('archivist')).toBeUndefined();
@@ -67,8 +72,14 @@ describe('the catalogue, read from the contract', () => {
 
   test('answers unknown modes and Synths with typed errors that point into the request', () => {
     expect(inputError(() => requireMode('sprint'))).toMatchObject({ code: 'unknown_mode', pointer: '/mode' });
-    expect(inputError(() => requireSynth('oracle', '/synth_id'))).toMatchObject({ code: 'unknown_synth', pointer: '/synth_id' });
-    expect(inputError(() => requireLineup(['cfo', 'cto', 'oracle']))).toMatchObject({ code: 'unknown_synth', pointer: '/synths/2' });
+    expect(inputError(() => requireSynth('oracle', '/synth_id'))).toMatchObject({
+      code: 'unknown_synth',
+      pointer: '/synth_id',
+    });
+    expect(inputError(() => requireLineup(['cfo', 'cto', 'oracle']))).toMatchObject({
+      code: 'unknown_synth',
+      pointer: '/synths/2',
+    });
   });
 
   test('seats 2 to 12 distinct Synths', () => {
@@ -77,7 +88,10 @@ describe('the catalogue, read from the contract', () => {
     expect(requireLineup(slugs.slice(0, 12))).toHaveLength(12);
     expect(inputError(() => requireLineup(slugs.slice(0, 1)))).toMatchObject({ code: 'lineup_size' });
     expect(inputError(() => requireLineup(slugs.slice(0, 13)))).toMatchObject({ code: 'lineup_size' });
-    expect(inputError(() => requireLineup(['cfo', 'cto', 'cfo']))).toMatchObject({ code: 'duplicate_synth', pointer: '/synths/2' });
+    expect(inputError(() => requireLineup(['cfo', 'cto', 'cfo']))).toMatchObject({
+      code: 'duplicate_synth',
+      pointer: '/synths/2',
+    });
   });
 
   test('the simulator has material for every Synth and every mode of the catalogue', () => {

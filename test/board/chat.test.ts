@@ -10,7 +10,11 @@ const question = 'How should we structure the EU subsidiary for VAT?';
 
 describe('1-on-1 chat', () => {
   test('replies in the Synth voice, the same for the same seed, as a valid SynthChatReply', () => {
-    const input = { seed: 'cnv_01JD8QZ5H7K9M1P3R5T7V9X1Z3/1', synth: 'cfo', message: 'What monthly churn did you assume?' };
+    const input = {
+      seed: 'cnv_01JD8QZ5H7K9M1P3R5T7V9X1Z3/1',
+      synth: 'cfo',
+      message: 'What monthly churn did you assume?',
+    };
     const reply = chatReply(input);
     expect(chatReply(input)).toBe(reply);
     expect(reply).toMatch(/unit economics|payback|runway/);
@@ -21,7 +25,9 @@ describe('1-on-1 chat', () => {
       credits_charged: creditsPerSynthRound('standard'),
       created_at: '2026-11-20T10:02:17.448Z',
     });
-    const replies = new Set(Array.from({ length: 8 }, (_, turn) => chatReply({ ...input, seed: `cnv_01JD8QZ5H7K9M1P3R5T7V9X1Z3/${turn}` })));
+    const replies = new Set(
+      Array.from({ length: 8 }, (_, turn) => chatReply({ ...input, seed: `cnv_01JD8QZ5H7K9M1P3R5T7V9X1Z3/${turn}` })),
+    );
     expect(replies.size).toBeGreaterThan(1);
   });
 
@@ -38,10 +44,18 @@ describe('1-on-1 chat', () => {
     if (memo === null) {
       throw new Error('the run did not decide');
     }
-    const onBoard = chatReply({ seed: 'c', synth: 'cfo', message: 'Why?', transcript: { ...transcript, memo: { ...memo, dissent: [] } } });
+    const onBoard = chatReply({
+      seed: 'c',
+      synth: 'cfo',
+      message: 'Why?',
+      transcript: { ...transcript, memo: { ...memo, dissent: [] } },
+    });
     expect(onBoard).toContain('In the debate on EU launch of the Pro plan I ended on this:');
     expect(onBoard).toContain(memo.verdict);
-    const dissenting = { ...transcript, memo: { ...memo, dissent: [{ synth: 'cfo', position: 'The payback case is unproven.' }] } };
+    const dissenting = {
+      ...transcript,
+      memo: { ...memo, dissent: [{ synth: 'cfo', position: 'The payback case is unproven.' }] },
+    };
     expect(chatReply({ seed: 'c', synth: 'cfo', message: 'Why?', transcript: dissenting })).toContain(
       'I dissented from the verdict, and still do: the payback case is unproven.',
     );
@@ -57,16 +71,26 @@ describe('consult turns', () => {
   const sessionId = 'ses_01JD8P6W8Y0A2C4E6G8J0L2N4Q';
 
   test('a question gets a reply without a document, priced as one turn', () => {
-    const message = 'We expect EUR 2.4M of EU revenue next year. Should the subsidiary be in Ireland or the Netherlands?';
+    const message =
+      'We expect EUR 2.4M of EU revenue next year. Should the subsidiary be in Ireland or the Netherlands?';
     const output = consultTurn({ sessionId, synth: 'tax_advisor', question, message, turn: 1 });
     expectValid('ConsultTurnOutput', output);
     expect(output).toMatchObject({ session_id: sessionId, turn: 1, document: null, credits_charged: 5 });
-    expect(consultTurn({ sessionId, synth: 'tax_advisor', question, message, turn: 1, modelClass: 'premium' }).credits_charged).toBe(15);
+    expect(
+      consultTurn({ sessionId, synth: 'tax_advisor', question, message, turn: 1, modelClass: 'premium' })
+        .credits_charged,
+    ).toBe(15);
     expect(consultTurn({ sessionId, synth: 'tax_advisor', question, message, turn: 1 })).toEqual(output);
   });
 
   test('a request for a draft composes a Markdown document in the expert voice', () => {
-    const output = consultTurn({ sessionId, synth: 'tax_advisor', question, message: 'Draft the memo for our accountants with the structure you recommend.', turn: 2 });
+    const output = consultTurn({
+      sessionId,
+      synth: 'tax_advisor',
+      question,
+      message: 'Draft the memo for our accountants with the structure you recommend.',
+      turn: 2,
+    });
     expectValid('ConsultTurnOutput', output);
     expect(output.document).toMatchObject({ title: `Memo: ${question.slice(0, -1)}`, format: 'markdown' });
     expect(output.document?.content).toMatch(/^# Memo: How should we structure/);

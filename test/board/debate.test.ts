@@ -41,11 +41,13 @@ describe('a run', () => {
     expect(run.currentRound).toBe(1);
     const steps = drain(run);
     steps.forEach(expectStepValid);
-    expect(steps.map((step) => (step.kind === 'synth.message' ? `${step.data.round}:${step.data.synth}` : step.kind))).toHaveLength(
-      3 * 4 + 3 + 1,
-    );
+    expect(
+      steps.map((step) => (step.kind === 'synth.message' ? `${step.data.round}:${step.data.synth}` : step.kind)),
+    ).toHaveLength(3 * 4 + 3 + 1);
     for (const round of [1, 2, 3]) {
-      const spoke = messages(steps).filter((step) => step.data.round === round).map((step) => step.data.synth);
+      const spoke = messages(steps)
+        .filter((step) => step.data.round === round)
+        .map((step) => step.data.synth);
       expect([...spoke].sort()).toEqual([...euLaunch.synths].sort());
       const completeAt = steps.findIndex((step) => step.kind === 'round.complete' && step.data.round === round);
       const lastMessageAt = Math.max(
@@ -75,7 +77,10 @@ describe('a run', () => {
     const withMessage = () => {
       const run = createRun(euLaunch);
       const steps = [run.nextStep(), run.nextStep(), run.nextStep(), run.nextStep(), run.nextStep(), run.nextStep()];
-      run.sendMessage({ content: 'Our largest EU prospect now requires data residency in Germany.', send_back: ['cfo'] });
+      run.sendMessage({
+        content: 'Our largest EU prospect now requires data residency in Germany.',
+        send_back: ['cfo'],
+      });
       return JSON.stringify([...steps, ...drain(run)]);
     };
     expect(withMessage()).toBe(withMessage());
@@ -87,10 +92,15 @@ describe('a run', () => {
       fc.property(
         fc.string({ minLength: 1, maxLength: 20 }),
         fc.constantFrom(...catalog.modes),
-        fc.shuffledSubarray(catalog.synths.map((synth) => synth.slug), { minLength: 2, maxLength: 6 }),
+        fc.shuffledSubarray(
+          catalog.synths.map((synth) => synth.slug),
+          { minLength: 2, maxLength: 6 },
+        ),
         fc.integer({ min: 1, max: 4 }),
         (seed, mode, synths, rounds) => {
-          const steps = drain(createRun({ seed, mode: mode.slug, synths, rounds, question: 'Should we open an office in Lisbon?' }));
+          const steps = drain(
+            createRun({ seed, mode: mode.slug, synths, rounds, question: 'Should we open an office in Lisbon?' }),
+          );
           steps.forEach(expectStepValid);
           for (const { data } of messages(steps)) {
             expect(data.content).not.toMatch(/\{\w+\}|undefined|null|\s{2}/);
@@ -105,8 +115,15 @@ describe('a run', () => {
   });
 
   test('quotes figures of the context and never a failure marker', () => {
-    const input: RunInput = { ...euLaunch, mode: 'deep_dive', synths: ['data_scientist', 'growth_lead', 'cfo'], rounds: 3 };
-    const text = messages(drain(createRun(input))).map((step) => step.data.content).join('\n');
+    const input: RunInput = {
+      ...euLaunch,
+      mode: 'deep_dive',
+      synths: ['data_scientist', 'growth_lead', 'cfo'],
+      rounds: 3,
+    };
+    const text = messages(drain(createRun(input)))
+      .map((step) => step.data.content)
+      .join('\n');
     expect(text).toContain('30%');
     const marked = drain(createRun({ ...input, context: `${input.context} [simulate:upstream_error@9]` }));
     expect(JSON.stringify(marked)).not.toContain('[simulate');
@@ -120,11 +137,18 @@ describe('a run', () => {
     const content = 'Our largest EU prospect now requires data residency in Germany. Does that change the Q2 date?';
     expect(run.sendMessage({ content, send_back: ['general_counsel', 'cfo'] })).toEqual({ round: 2 });
     const after = drain(run);
-    const roundTwo = after.slice(0, after.findIndex((step) => step.kind === 'round.complete'));
-    const spokeBefore = new Set(before.flatMap((step) => (step?.kind === 'synth.message' && step.data.round === 2 ? [step.data.synth] : [])));
+    const roundTwo = after.slice(
+      0,
+      after.findIndex((step) => step.kind === 'round.complete'),
+    );
+    const spokeBefore = new Set(
+      before.flatMap((step) => (step?.kind === 'synth.message' && step.data.round === 2 ? [step.data.synth] : [])),
+    );
     const stillToSpeak = roundTwo.filter((step) => step.kind === 'synth.message' && !step.sentBack);
     expect(stillToSpeak).toHaveLength(4 - spokeBefore.size);
-    stillToSpeak.forEach((step) => expect(step.kind === 'synth.message' && step.data.content).toMatch(/^On your note \("Our largest EU prospect/));
+    stillToSpeak.forEach((step) =>
+      expect(step.kind === 'synth.message' && step.data.content).toMatch(/^On your note \("Our largest EU prospect/),
+    );
     const sentBack = roundTwo.flatMap((step) => (step.kind === 'synth.message' && step.sentBack ? [step.data] : []));
     expect(sentBack.map((data) => data.synth)).toEqual(['general_counsel', 'cfo']);
     sentBack.forEach((data) => {
@@ -132,7 +156,9 @@ describe('a run', () => {
       expect(data.content).toMatch(/^You sent me back on "Our largest EU prospect/);
     });
     const summary = after.find((step) => step.kind === 'round.complete');
-    expect(summary?.kind === 'round.complete' && summary.summary.summary).toContain('**Requester** (round 2): Our largest EU prospect');
+    expect(summary?.kind === 'round.complete' && summary.summary.summary).toContain(
+      '**Requester** (round 2): Our largest EU prospect',
+    );
   });
 
   test('a message between rounds is taken up by the next round', () => {
@@ -141,7 +167,10 @@ describe('a run', () => {
     expect(roundOne.at(-1)?.kind).toBe('round.complete');
     expect(run.sendMessage({ content: 'Assume the price stays at 49 EUR per seat.' })).toEqual({ round: 2 });
     const next = run.nextStep();
-    expect(next?.kind === 'synth.message' && next.data).toMatchObject({ round: 2, content: expect.stringMatching(/^On your note/) });
+    expect(next?.kind === 'synth.message' && next.data).toMatchObject({
+      round: 2,
+      content: expect.stringMatching(/^On your note/),
+    });
   });
 
   test('refuses to send back a Synth that is not on the board, and the run is unchanged', () => {
@@ -178,8 +207,12 @@ describe('a run', () => {
   });
 
   test('refuses rounds outside 1 to 10 and unknown modes or Synths', () => {
-    expect(() => createRun({ ...euLaunch, rounds: 0 })).toThrow(expect.objectContaining({ code: 'rounds_out_of_range' }));
-    expect(() => createRun({ ...euLaunch, rounds: 11 })).toThrow(expect.objectContaining({ code: 'rounds_out_of_range' }));
+    expect(() => createRun({ ...euLaunch, rounds: 0 })).toThrow(
+      expect.objectContaining({ code: 'rounds_out_of_range' }),
+    );
+    expect(() => createRun({ ...euLaunch, rounds: 11 })).toThrow(
+      expect.objectContaining({ code: 'rounds_out_of_range' }),
+    );
     expect(() => createRun({ ...euLaunch, mode: 'sprint' })).toThrow(expect.objectContaining({ code: 'unknown_mode' }));
     expect(() => createRun({ ...euLaunch, synths: ['cfo'] })).toThrow(expect.objectContaining({ code: 'lineup_size' }));
   });
@@ -194,7 +227,9 @@ describe('follow-ups', () => {
 
   test('continue: follow-up rounds numbered on, the prompt before the board, a new memo', () => {
     const prompt = 'Work through the SOC 2 timing the skeptic raised and say whether Q2 still holds.';
-    const steps = drain(createRun({ ...euLaunch, firstRound: 4, rounds: 2, earlier: { kind: 'continued', memo, prompt } }));
+    const steps = drain(
+      createRun({ ...euLaunch, firstRound: 4, rounds: 2, earlier: { kind: 'continued', memo, prompt } }),
+    );
     steps.forEach(expectStepValid);
     expect(new Set(messages(steps).map((step) => step.data.round))).toEqual(new Set([4, 5]));
     expect(messages(steps)[0]?.data.content).toMatch(/^On the follow-up, "Work through the SOC 2 timing/);
@@ -208,12 +243,17 @@ describe('follow-ups', () => {
   });
 
   test('reconvene: the earlier memo is before the board and in the summary', () => {
-    const context = 'Two months after the EU launch, churn in the pilot cohort reached 5.2% a month, above the 4% condition of the memo.';
-    const steps = drain(createRun({ ...euLaunch, context, firstRound: 4, rounds: 2, earlier: { kind: 'reconvened', memo } }));
+    const context =
+      'Two months after the EU launch, churn in the pilot cohort reached 5.2% a month, above the 4% condition of the memo.';
+    const steps = drain(
+      createRun({ ...euLaunch, context, firstRound: 4, rounds: 2, earlier: { kind: 'reconvened', memo } }),
+    );
     steps.forEach(expectStepValid);
     expect(messages(steps)[0]?.data.content).toContain(`Our earlier verdict was "${memo.verdict.slice(0, 40)}`);
     const complete = steps.find((step) => step.kind === 'round.complete');
-    expect(complete?.kind === 'round.complete' && complete.summary.summary).toContain(`**Earlier verdict:** ${memo.verdict}`);
+    expect(complete?.kind === 'round.complete' && complete.summary.summary).toContain(
+      `**Earlier verdict:** ${memo.verdict}`,
+    );
     expect(complete?.kind === 'round.complete' && complete.data.round).toBe(4);
   });
 });
@@ -252,7 +292,14 @@ describe('failure markers', () => {
 
   test('a continue prompt can carry the marker', () => {
     const memo = { verdict: 'Proceed.', confidence_0_100: 70, conditions: [], dissent: [] };
-    const last = drain(createRun({ ...euLaunch, firstRound: 4, rounds: 1, earlier: { kind: 'continued', memo, prompt: 'Again [simulate:upstream_error]' } })).at(-1);
+    const last = drain(
+      createRun({
+        ...euLaunch,
+        firstRound: 4,
+        rounds: 1,
+        earlier: { kind: 'continued', memo, prompt: 'Again [simulate:upstream_error]' },
+      }),
+    ).at(-1);
     expect(last).toMatchObject({ kind: 'failed', round: 4 });
   });
 });

@@ -27,7 +27,13 @@ describe('outcome documents', () => {
       ready_at: '2026-11-20T09:21:38.902Z',
     };
     expectValid('Outcome', outcome);
-    expectValid('Outcomes', { session_id: transcript.session.id, status: 'complete', synthesis: transcript.synthesis, memo: exampleMemo, outcomes: [outcome] });
+    expectValid('Outcomes', {
+      session_id: transcript.session.id,
+      status: 'complete',
+      synthesis: transcript.synthesis,
+      memo: exampleMemo,
+      outcomes: [outcome],
+    });
     expect(content).toContain(exampleMemo.verdict);
     expect(content).toMatch(/^# (Decision memo|Action plan|Board report): EU launch of the Pro plan\n/);
     expect(content).toContain('The Arena (stress test) · 3 rounds · 2026-11-20');
@@ -65,13 +71,22 @@ describe('outcome documents', () => {
 describe('exports', () => {
   test.each(exportFormats)('%s validates as the Export answer and sizes its file', (format) => {
     const file = exportSession(transcript, format);
-    const exported = { id: 'exp_01JD8T6B8D0F2H4K6M8P0R2T4V', session_id: transcript.session.id, format, created_at: '2026-11-20T09:24:51.660Z', ...file };
+    const exported = {
+      id: 'exp_01JD8T6B8D0F2H4K6M8P0R2T4V',
+      session_id: transcript.session.id,
+      format,
+      created_at: '2026-11-20T09:24:51.660Z',
+      ...file,
+    };
     expectValid('Export', exported);
     expect(validator.responseBody('exportSession', 201)?.(exported)).toBe(true);
-    const bytes = file.content_encoding === 'base64' ? Buffer.from(file.content, 'base64') : Buffer.from(file.content, 'utf8');
+    const bytes =
+      file.content_encoding === 'base64' ? Buffer.from(file.content, 'base64') : Buffer.from(file.content, 'utf8');
     expect(file.size_bytes).toBe(bytes.length);
     expect(file.content_encoding).toBe(format === 'pdf' ? 'base64' : 'utf-8');
-    expect(file.filename).toBe(`eu-launch-of-the-pro-plan.${{ markdown: 'md', json: 'json', text: 'txt', pdf: 'pdf' }[format]}`);
+    expect(file.filename).toBe(
+      `eu-launch-of-the-pro-plan.${{ markdown: 'md', json: 'json', text: 'txt', pdf: 'pdf' }[format]}`,
+    );
     expect(exportSession(transcript, format)).toEqual(file);
   });
 
@@ -88,7 +103,9 @@ describe('exports', () => {
     const json = JSON.parse(exportSession(transcript, 'json').content);
     expect(json.memo).toEqual(memo);
     expect(json.rounds.map((round: { round: number }) => round.round)).toEqual([1, 2, 3]);
-    expect(json.rounds.flatMap((round: { messages: unknown[] }) => round.messages)).toHaveLength(transcript.messages.length);
+    expect(json.rounds.flatMap((round: { messages: unknown[] }) => round.messages)).toHaveLength(
+      transcript.messages.length,
+    );
   });
 
   test('the PDF export decodes to a PDF 1.7 file', () => {
@@ -102,7 +119,10 @@ describe('exports', () => {
     const run = createRun(euLaunch);
     const steps = [...Array(6)].flatMap(() => run.nextStep() ?? []);
     run.sendMessage({ content: 'Assume the price stays at 49 EUR per seat.' });
-    const snapshot = { ...transcriptOf(euLaunch, steps, 'running'), requests: [{ round: 2, content: 'Assume the price stays at 49 EUR per seat.' }] };
+    const snapshot = {
+      ...transcriptOf(euLaunch, steps, 'running'),
+      requests: [{ round: 2, content: 'Assume the price stays at 49 EUR per seat.' }],
+    };
     const markdown = exportSession(snapshot, 'markdown').content;
     expect(markdown).toContain('**Status:** running (no memo yet)');
     expect(markdown).toContain('> **Requester:** Assume the price stays at 49 EUR per seat.');
@@ -123,7 +143,13 @@ describe('exports', () => {
   test('a session without a memo still validates for every format', () => {
     const snapshot = transcriptOf(euLaunch, drain(createRun(euLaunch)).slice(0, 3), 'running');
     for (const format of exportFormats) {
-      expectValid('Export', { id: 'exp_01JD8T6B8D0F2H4K6M8P0R2T4V', session_id: snapshot.session.id, format, created_at: '2026-11-20T09:24:51.660Z', ...exportSession(snapshot, format) });
+      expectValid('Export', {
+        id: 'exp_01JD8T6B8D0F2H4K6M8P0R2T4V',
+        session_id: snapshot.session.id,
+        format,
+        created_at: '2026-11-20T09:24:51.660Z',
+        ...exportSession(snapshot, format),
+      });
     }
   });
 });

@@ -11,7 +11,9 @@ function inspect(bytes: Buffer) {
   const header = /^xref\n0 (\d+)\n/.exec(text.slice(xrefAt));
   const count = Number(header?.[1]);
   const entriesAt = xrefAt + (header?.[0].length ?? 0);
-  const entries = Array.from({ length: count }, (_, index) => text.slice(entriesAt + 20 * index, entriesAt + 20 * (index + 1)));
+  const entries = Array.from({ length: count }, (_, index) =>
+    text.slice(entriesAt + 20 * index, entriesAt + 20 * (index + 1)),
+  );
   expect(entries[0]).toBe('0000000000 65535 f \n');
   const offsets = entries.slice(1).map((entry) => {
     expect(entry).toMatch(/^\d{10} 00000 n \n$/);
@@ -24,7 +26,9 @@ function inspect(bytes: Buffer) {
 }
 
 describe('renderPdf', () => {
-  const bytes = renderPdf([{ text: 'Decision memo: EU launch', bold: true }, { text: 'Verdict: proceed in Q2.' }], { title: 'EU launch' });
+  const bytes = renderPdf([{ text: 'Decision memo: EU launch', bold: true }, { text: 'Verdict: proceed in Q2.' }], {
+    title: 'EU launch',
+  });
 
   test('writes a PDF 1.7 file that starts with its header and ends with %%EOF', () => {
     const text = bytes.toString('latin1');
@@ -34,7 +38,9 @@ describe('renderPdf', () => {
 
   test('every cross-reference offset points at its object, and every stream length is exact', () => {
     const { text, offsets } = inspect(bytes);
-    offsets.forEach((offset, index) => expect(text.slice(offset, offset + 12)).toMatch(new RegExp(`^${index + 1} 0 obj\\n`)));
+    offsets.forEach((offset, index) =>
+      expect(text.slice(offset, offset + 12)).toMatch(new RegExp(`^${index + 1} 0 obj\\n`)),
+    );
     const streams = [...text.matchAll(/<< \/Length (\d+) >>\nstream\n/g)];
     expect(streams.length).toBeGreaterThan(0);
     for (const stream of streams) {
@@ -68,7 +74,11 @@ describe('renderPdf', () => {
     expect(lines.length).toBeGreaterThan(1);
     expect(lines.every((line) => line.length <= pdfLineWidth)).toBe(true);
     expect(lines.join(' ')).toBe(words);
-    expect(wrapText('x'.repeat(pdfLineWidth * 2 + 5))).toEqual(['x'.repeat(pdfLineWidth), 'x'.repeat(pdfLineWidth), 'xxxxx']);
+    expect(wrapText('x'.repeat(pdfLineWidth * 2 + 5))).toEqual([
+      'x'.repeat(pdfLineWidth),
+      'x'.repeat(pdfLineWidth),
+      'xxxxx',
+    ]);
     expect(wrapText('')).toEqual(['']);
   });
 });

@@ -29,7 +29,9 @@ describe('planSession', () => {
   test('staffs the board of the PlanStaffed example from its question, with a reason per seat', () => {
     const plan = planSession(example<StartSessionRequest>('StartRequestVariantBBoardroom'), 1250);
     const expected = example<Plan>('PlanStaffed');
-    expect(plan.decision_brief.lineup.map((seat) => seat.synth)).toEqual(expected.decision_brief.lineup.map((seat) => seat.synth));
+    expect(plan.decision_brief.lineup.map((seat) => seat.synth)).toEqual(
+      expected.decision_brief.lineup.map((seat) => seat.synth),
+    );
     expect({ ...plan, decision_brief: { ...plan.decision_brief, lineup: [] } }).toEqual({
       ...expected,
       decision_brief: { ...expected.decision_brief, lineup: [] },
@@ -43,8 +45,17 @@ describe('planSession', () => {
     const requests: StartSessionRequest[] = [
       { mode: 'deep_dive' },
       { mode: 'pitch', synths: ['investor', 'founder'], rounds: 10, model_class: 'premium', title: 'Seed round' },
-      { question: 'Should we hire a second security engineer before the SOC 2 audit?', session_type: 'boardroom', mode: 'crisis' },
-      { question: 'What VAT do we owe in Ireland?', session_type: 'consult', synth_id: 'tax_advisor', mode: 'research' },
+      {
+        question: 'Should we hire a second security engineer before the SOC 2 audit?',
+        session_type: 'boardroom',
+        mode: 'crisis',
+      },
+      {
+        question: 'What VAT do we owe in Ireland?',
+        session_type: 'consult',
+        synth_id: 'tax_advisor',
+        mode: 'research',
+      },
     ];
     for (const request of requests) {
       const plan = planSession(request, 100);
@@ -83,7 +94,22 @@ describe('planSession', () => {
   });
 
   test('a staffed board seats 2 to 12 distinct Synths of the library, the same for the same question', () => {
-    const words = ['launch', 'EU', 'price', 'hire', 'security', 'vendor', 'tax', 'brand', 'risk', 'data', 'users', 'the', 'Q3', 'should'];
+    const words = [
+      'launch',
+      'EU',
+      'price',
+      'hire',
+      'security',
+      'vendor',
+      'tax',
+      'brand',
+      'risk',
+      'data',
+      'users',
+      'the',
+      'Q3',
+      'should',
+    ];
     fc.assert(
       fc.property(
         fc.array(fc.oneof(fc.constantFrom(...words), fc.string({ maxLength: 8 })), { minLength: 1, maxLength: 30 }),
@@ -122,10 +148,22 @@ describe('planSession', () => {
       return undefined;
     };
     expect(attempt({ mode: 'sprint' })).toEqual({ code: 'unknown_mode', pointer: '/mode' });
-    expect(attempt({ mode: 'boardroom', synths: ['cfo', 'oracle'] })).toEqual({ code: 'unknown_synth', pointer: '/synths/1' });
-    expect(attempt({ question: 'Q?', session_type: 'consult' })).toEqual({ code: 'missing_synth_id', pointer: '/synth_id' });
-    expect(attempt({ question: 'Q?', session_type: 'consult', synth_id: 'oracle' })).toEqual({ code: 'unknown_synth', pointer: '/synth_id' });
-    expect(attempt({ question: 'Q?', session_type: 'boardroom', mode: 'sprint' })).toEqual({ code: 'unknown_mode', pointer: '/mode' });
+    expect(attempt({ mode: 'boardroom', synths: ['cfo', 'oracle'] })).toEqual({
+      code: 'unknown_synth',
+      pointer: '/synths/1',
+    });
+    expect(attempt({ question: 'Q?', session_type: 'consult' })).toEqual({
+      code: 'missing_synth_id',
+      pointer: '/synth_id',
+    });
+    expect(attempt({ question: 'Q?', session_type: 'consult', synth_id: 'oracle' })).toEqual({
+      code: 'unknown_synth',
+      pointer: '/synth_id',
+    });
+    expect(attempt({ question: 'Q?', session_type: 'boardroom', mode: 'sprint' })).toEqual({
+      code: 'unknown_mode',
+      pointer: '/mode',
+    });
     expect(attempt({ mode: 'boardroom', rounds: 11 })).toEqual({ code: 'rounds_out_of_range', pointer: '/rounds' });
   });
 });

@@ -18,7 +18,10 @@ describe('createRandom', () => {
   test('draws floats in [0, 1) spread over the whole range', () => {
     const values = draws(10_000, 'spread');
     expect(values.every((value) => value >= 0 && value < 1)).toBe(true);
-    const buckets = Array.from({ length: 10 }, (_, bucket) => values.filter((value) => Math.floor(value * 10) === bucket).length);
+    const buckets = Array.from(
+      { length: 10 },
+      (_, bucket) => values.filter((value) => Math.floor(value * 10) === bucket).length,
+    );
     // 1000 expected per bucket; a working generator stays well inside ±15%.
     expect(buckets.every((count) => count > 850 && count < 1150)).toBe(true);
   });
@@ -31,7 +34,9 @@ describe('createRandom', () => {
     expect(picked).toEqual(new Set(['a', 'b', 'c']));
     const weighted = Array.from({ length: 1000 }, () => random.weighted([0, 1, 0, 3]));
     expect(new Set(weighted)).toEqual(new Set([1, 3]));
-    expect(weighted.filter((index) => index === 3).length).toBeGreaterThan(weighted.filter((index) => index === 1).length);
+    expect(weighted.filter((index) => index === 3).length).toBeGreaterThan(
+      weighted.filter((index) => index === 1).length,
+    );
     const items = ['a', 'b', 'c', 'd', 'e', 'f'];
     const shuffled = random.shuffle(items);
     expect([...shuffled].sort()).toEqual(items);

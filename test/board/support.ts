@@ -35,7 +35,8 @@ export const euLaunch: RunInput = {
   mode: 'stress_test',
   synths: ['cfo', 'general_counsel', 'growth_lead', 'skeptic'],
   title: 'EU launch of the Pro plan',
-  context: 'We sell a B2B analytics tool; 30% of the trial sign-ups come from the EU. Legal flagged GDPR data residency.',
+  context:
+    'We sell a B2B analytics tool; 30% of the trial sign-ups come from the EU. Legal flagged GDPR data residency.',
   rounds: 3,
 };
 

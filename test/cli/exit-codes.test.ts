@@ -24,7 +24,9 @@ function expectCouldNotRun(run: Run, message: RegExp): void {
 async function listedCommands(prefix: string[] = []): Promise<string[][]> {
   const help = await boardkit(...prefix, '--help');
   const section = help.stdout.split(/^Commands:$/m)[1] ?? '';
-  const names = [...section.matchAll(/^ {2}([a-z][a-z-]*)/gm)].map((match) => match[1] ?? '').filter((name) => name !== 'help');
+  const names = [...section.matchAll(/^ {2}([a-z][a-z-]*)/gm)]
+    .map((match) => match[1] ?? '')
+    .filter((name) => name !== 'help');
   const nested = await Promise.all(names.map((name) => listedCommands([...prefix, name])));
   return names.flatMap((name, index) => [[...prefix, name], ...(nested[index] ?? [])]);
 }
@@ -33,7 +35,12 @@ describe('usage errors exit 2', () => {
   test('a mistyped flag, for every command and subcommand', async () => {
     const commands = await listedCommands();
     expect(commands).toContainEqual(['webhooks', 'verify']);
-    const runs = await Promise.all(commands.map(async (command) => ({ command: command.join(' '), run: await boardkit(...command, '--no-such-flag') })));
+    const runs = await Promise.all(
+      commands.map(async (command) => ({
+        command: command.join(' '),
+        run: await boardkit(...command, '--no-such-flag'),
+      })),
+    );
     for (const { command, run } of runs) {
       expect({ command, code: run.code }).toEqual({ command, code: 2 });
       expect(run.stderr).toMatch(/^error: (unknown option '--no-such-flag'|required option)/);
@@ -77,12 +84,18 @@ describe('could not run: plain messages, exit 2', () => {
   });
 
   test('an unreadable file', async () => {
-    expectCouldNotRun(await boardkit('diff', '--base', join(packageRoot, 'no-such-release.json')), /^boardkit: no released contract at .*no-such-release\.json/);
+    expectCouldNotRun(
+      await boardkit('diff', '--base', join(packageRoot, 'no-such-release.json')),
+      /^boardkit: no released contract at .*no-such-release\.json/,
+    );
     expectCouldNotRun(await boardkit('bundle', '--check', '--root', 'no-such-contract.yaml'), /^boardkit: /);
   });
 
   test('a refused key', async () => {
-    expectCouldNotRun(await boardkit('serve', '--db', ':memory:', '--port', '0', '--api-key', 'not-a-key'), /is not an API key/);
+    expectCouldNotRun(
+      await boardkit('serve', '--db', ':memory:', '--port', '0', '--api-key', 'not-a-key'),
+      /is not an API key/,
+    );
   });
 });
 
@@ -91,7 +104,10 @@ describe('hints carry the options the user gave', () => {
 
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), 'boardkit-hints-'));
-    await cp(join(packageRoot, 'openapi'), join(project, 'openapi'), { recursive: true, filter: (source) => !source.includes(join('openapi', 'dist')) });
+    await cp(join(packageRoot, 'openapi'), join(project, 'openapi'), {
+      recursive: true,
+      filter: (source) => !source.includes(join('openapi', 'dist')),
+    });
   });
 
   afterAll(async () => {
@@ -114,16 +130,41 @@ describe('hints carry the options the user gave', () => {
 describe('one rule for a webhook signing secret', () => {
   const body = '{"event":"session.complete"}';
   const verify = (secret: string, timestamp: string, signature: string): Promise<Run> =>
-    runBoardkit(['webhooks', 'verify', '--secret', secret, '--timestamp', timestamp, '--signature', signature], {}, body);
+    runBoardkit(
+      ['webhooks', 'verify', '--secret', secret, '--timestamp', timestamp, '--signature', signature],
+      {},
+      body,
+    );
 
   test('underscores and other punctuation pass everywhere; a space or a slip of a few characters does not', async () => {
     const secret = 'whsec_with_under_scores_0001';
     const timestamp = String(Math.floor(Date.now() / 1000));
     expect((await verify(secret, timestamp, signDelivery({ secret, timestamp, rawBody: body }))).code).toBe(0);
-    expectCouldNotRun(await verify('whsec x', timestamp, 'sha256=00'), /--secret: a webhook signing secret is 8 to 256 visible ASCII characters/);
-    const trigger = await boardkit('webhooks', 'trigger', 'session.complete', '--url', 'http://127.0.0.1:9/hooks', '--secret', 'short');
+    expectCouldNotRun(
+      await verify('whsec x', timestamp, 'sha256=00'),
+      /--secret: a webhook signing secret is 8 to 256 visible ASCII characters/,
+    );
+    const trigger = await boardkit(
+      'webhooks',
+      'trigger',
+      'session.complete',
+      '--url',
+      'http://127.0.0.1:9/hooks',
+      '--secret',
+      'short',
+    );
     expectCouldNotRun(trigger, /--secret: a webhook signing secret is 8 to 256/);
-    const serve = await boardkit('serve', '--db', ':memory:', '--port', '0', '--forward-webhooks', 'http://127.0.0.1:9/hooks', '--forward-secret', 'short');
+    const serve = await boardkit(
+      'serve',
+      '--db',
+      ':memory:',
+      '--port',
+      '0',
+      '--forward-webhooks',
+      'http://127.0.0.1:9/hooks',
+      '--forward-secret',
+      'short',
+    );
     expectCouldNotRun(serve, /--forward-secret: a webhook signing secret is 8 to 256/);
   });
 });

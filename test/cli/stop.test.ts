@@ -49,7 +49,11 @@ async function portFreed(port: number, limitMs: number): Promise<void> {
 test('npx boardkit mock stopped by SIGTERM to the npx process frees its port', async () => {
   const port = await freePort();
   const { npm_command: _, ...env } = process.env;
-  const npx = spawn('npx', ['--no-install', 'boardkit', 'mock', '--port', String(port)], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const npx = spawn('npx', ['--no-install', 'boardkit', 'mock', '--port', String(port)], {
+    cwd: project,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((ready, fail) => {
     const onData = (chunk: Buffer): void => {

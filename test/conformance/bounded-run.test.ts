@@ -27,7 +27,9 @@ const summaryWithoutEnd: Variant = {
 /** Leaves the required `status` out of every session read. */
 const sessionsWithoutStatus: Variant = {
   json: (body, { method, path }) =>
-    method === 'GET' && /^\/v1\/sessions\/[^/?]+(\?|$)/.test(path) && body !== null && typeof body === 'object' ? Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'status')) : body,
+    method === 'GET' && /^\/v1\/sessions\/[^/?]+(\?|$)/.test(path) && body !== null && typeof body === 'object'
+      ? Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'status'))
+      : body,
 };
 
 let target: ReferenceTarget;
@@ -45,24 +47,47 @@ afterAll(async () => {
   await rm(reports, { recursive: true, force: true });
 });
 
-async function run(variant: Variant, folder: string, ...args: string[]): Promise<{ code: number | null; stdout: string; report: RunResult }> {
+async function run(
+  variant: Variant,
+  folder: string,
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; report: RunResult }> {
   const proxy = await startRewritingProxy(target.baseUrl, variant);
   proxies.push(proxy);
-  const result = await runBoardkit(['conformance', '--target', proxy.baseUrl, '--api-key', keyA, '--report-dir', join(reports, folder), ...args], { BOARDKIT_API_KEY_B: '' });
+  const result = await runBoardkit(
+    ['conformance', '--target', proxy.baseUrl, '--api-key', keyA, '--report-dir', join(reports, folder), ...args],
+    { BOARDKIT_API_KEY_B: '' },
+  );
   return { ...result, report: JSON.parse(await readFile(join(reports, folder, 'report.json'), 'utf8')) as RunResult };
 }
 
 describe('a run bounded in time', () => {
   test('a summary stream that never ends: the run writes its reports and exits', async () => {
-    const { code, stdout, report } = await run(summaryWithoutEnd, 'summary', '--only', 'SUMM-001,SUMM-002', '--session-timeout', '4');
+    const { code, stdout, report } = await run(
+      summaryWithoutEnd,
+      'summary',
+      '--only',
+      'SUMM-001,SUMM-002',
+      '--session-timeout',
+      '4',
+    );
     // SUMM-002 (end with summary.final) is a SHOULD: the one MUST, SUMM-001, passed.
     expect(report.requirements.find((requirement) => requirement.id === 'SUMM-002')?.status).toBe('fail');
     expect(code).toBe(0);
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe('Verdict: conformant (every selected MUST requirement ran and passed).');
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe(
+      'Verdict: conformant (every selected MUST requirement ran and passed).',
+    );
   });
 
   test('session reads without the required status: the checks stop at the first read, the verdict is not conformant', async () => {
-    const { code, report } = await run(sessionsWithoutStatus, 'status', '--only', 'lifecycle,CONT', '--session-timeout', '60');
+    const { code, report } = await run(
+      sessionsWithoutStatus,
+      'status',
+      '--only',
+      'lifecycle,CONT',
+      '--session-timeout',
+      '60',
+    );
     expect(code).toBe(1);
     expect(report.summary.verdict).toBe('not conformant');
     // Stopping at the first read, no check waited out the 60 s a session may take.
@@ -70,7 +95,16 @@ describe('a run bounded in time', () => {
   });
 
   test('the whole run has a deadline: what still runs then ends as an error, and the reports are written', async () => {
-    const { code, stdout, report } = await run(summaryWithoutEnd, 'deadline', '--only', 'SUMM-001,SUMM-002', '--session-timeout', '60', '--timeout', '3');
+    const { code, stdout, report } = await run(
+      summaryWithoutEnd,
+      'deadline',
+      '--only',
+      'SUMM-001,SUMM-002',
+      '--session-timeout',
+      '60',
+      '--timeout',
+      '3',
+    );
     expect(report.requirements.map((requirement) => [requirement.id, requirement.status])).toEqual([
       ['SUMM-001', 'error'],
       ['SUMM-002', 'error'],

@@ -32,7 +32,9 @@ async function controlPlane(clock: ScaledClock, jumps: boolean): Promise<TestCon
           clock.setScale(change.time_scale);
         }
       }
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ now: new Date(clock.now()).toISOString(), time_scale: clock.scale() }));
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ now: new Date(clock.now()).toISOString(), time_scale: clock.scale() }));
     });
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));

@@ -15,7 +15,9 @@ const contract = loadSuiteContract();
 
 describe('the coverage map', () => {
   test('has one entry per operation of the contract, and no other', () => {
-    const operationIds = listOperations(contract.document).filter((entry) => entry.source === 'paths').map((entry) => entry.operationId);
+    const operationIds = listOperations(contract.document)
+      .filter((entry) => entry.source === 'paths')
+      .map((entry) => entry.operationId);
     expect(Object.keys(coverageMap.operations).sort()).toEqual([...operationIds].sort());
   });
 
@@ -26,7 +28,15 @@ describe('the coverage map', () => {
   });
 
   test('the stream events are those of both event streams', () => {
-    expect(documentedStreamEvents(contract).sort()).toEqual(['round.complete', 'session.cancelled', 'session.complete', 'session.failed', 'summary.final', 'summary.update', 'synth.message']);
+    expect(documentedStreamEvents(contract).sort()).toEqual([
+      'round.complete',
+      'session.cancelled',
+      'session.complete',
+      'session.failed',
+      'summary.final',
+      'summary.update',
+      'synth.message',
+    ]);
   });
 
   test('names only requirements of the registry', () => {
@@ -35,7 +45,16 @@ describe('the coverage map', () => {
   });
 
   test('every operation, problem type a conforming run can show, webhook event and stream event has a requirement that covers it', () => {
-    const uncovered = (['operations', 'problemTypes', 'webhookEvents', 'streamEvents', 'startRequestVariants', 'startResponseVariants'] as const).flatMap((kind) =>
+    const uncovered = (
+      [
+        'operations',
+        'problemTypes',
+        'webhookEvents',
+        'streamEvents',
+        'startRequestVariants',
+        'startResponseVariants',
+      ] as const
+    ).flatMap((kind) =>
       Object.entries(coverageMap[kind])
         .filter(([, ids]) => ids.length === 0)
         .map(([name]) => `${kind} ${name}`),
@@ -50,7 +69,11 @@ describe('the coverage of a run', () => {
     id,
     check: 'a.check',
     request: { method, url: `${base}${path}`, headers: {}, ...('request' in extra ? (extra.request as object) : {}) },
-    response: { status, headers: { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json' }, body },
+    response: {
+      status,
+      headers: { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json' },
+      body,
+    },
     startedAt: 0,
     durationMs: 1,
     ...('stream' in extra ? { stream: true } : {}),
@@ -59,24 +82,59 @@ describe('the coverage of a run', () => {
     contract,
     baseUrl: base,
     exchanges: [
-      exchange(1, 'POST', '/v1/sessions', 202, '{"session_id":"ses_x"}', { request: { body: '{"question":"Should we?"}' } }),
-      exchange(2, 'GET', '/v1/sessions/ses_x', 401, '{"type":"https://errors.example/unauthorized","title":"Unauthorized","status":401}'),
-      exchange(3, 'PUT', '/v1/sessions', 405, '{"type":"https://errors.example/method-not-allowed","title":"Method Not Allowed","status":405}'),
-      exchange(4, 'GET', '/v1/sessions/ses_x/events', 200, 'event: synth.message\nid: 1\ndata: {}\n\nevent: made.up\nid: 2\ndata: {}\n\n', { stream: true }),
+      exchange(1, 'POST', '/v1/sessions', 202, '{"session_id":"ses_x"}', {
+        request: { body: '{"question":"Should we?"}' },
+      }),
+      exchange(
+        2,
+        'GET',
+        '/v1/sessions/ses_x',
+        401,
+        '{"type":"https://errors.example/unauthorized","title":"Unauthorized","status":401}',
+      ),
+      exchange(
+        3,
+        'PUT',
+        '/v1/sessions',
+        405,
+        '{"type":"https://errors.example/method-not-allowed","title":"Method Not Allowed","status":405}',
+      ),
+      exchange(
+        4,
+        'GET',
+        '/v1/sessions/ses_x/events',
+        200,
+        'event: synth.message\nid: 1\ndata: {}\n\nevent: made.up\nid: 2\ndata: {}\n\n',
+        { stream: true },
+      ),
     ],
     deliveries: [
-      { headers: { 'x-service-event': 'session.cancelled' }, body: '{"event":"session.cancelled","data":{}}', check: 'webhooks.delivery' },
+      {
+        headers: { 'x-service-event': 'session.cancelled' },
+        body: '{"event":"session.cancelled","data":{}}',
+        check: 'webhooks.delivery',
+      },
       { headers: { 'x-mcp-event': 'session.complete' }, body: '{"event":"session.complete"}' },
     ],
   });
-  const item = (kind: 'startRequestVariants' | 'problemTypes' | 'streamEvents' | 'webhookEvents' | 'webhookEnvelopes', name: string) => coverage[kind].find((one) => one.name === name);
+  const item = (
+    kind: 'startRequestVariants' | 'problemTypes' | 'streamEvents' | 'webhookEvents' | 'webhookEnvelopes',
+    name: string,
+  ) => coverage[kind].find((one) => one.name === name);
 
   test('counts calls and statuses per operation; only a success exercises it', () => {
     const start = coverage.operations.find((operation) => operation.operationId === 'startSession')!;
     expect(start).toMatchObject({ calls: 1, statuses: { '202': 1 }, exercised: true, checks: ['a.check'] });
     expect(start.unseenStatuses).toContain('400');
-    expect(coverage.operations.find((operation) => operation.operationId === 'getSession')).toMatchObject({ calls: 1, exercised: false });
-    expect(coverage.gaps).toContainEqual({ kind: 'operations', item: 'getSession (GET /v1/sessions/{id})', requirements: ['LIFE-003', 'POLL-001'] });
+    expect(coverage.operations.find((operation) => operation.operationId === 'getSession')).toMatchObject({
+      calls: 1,
+      exercised: false,
+    });
+    expect(coverage.gaps).toContainEqual({
+      kind: 'operations',
+      item: 'getSession (GET /v1/sessions/{id})',
+      requirements: ['LIFE-003', 'POLL-001'],
+    });
   });
 
   test('tells the variants, problem types (unknown methods included), stream and webhook events apart', () => {

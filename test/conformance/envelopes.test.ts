@@ -13,10 +13,16 @@ import { keyA, keyB, startReferenceTarget, type ReferenceTarget } from './suppor
 
 const judged = ['HOOK-002', 'HOOK-003', 'HOOK-005', 'HOOK-006', 'HOOK-013'];
 
-const requiring = (envelope: 'seed' | 'published'): Profile => ({ ...defaultProfile, name: `${envelope}-envelope`, envelopes: [envelope] });
+const requiring = (envelope: 'seed' | 'published'): Profile => ({
+  ...defaultProfile,
+  name: `${envelope}-envelope`,
+  envelopes: [envelope],
+});
 
 function statuses(result: RunResult): Record<string, string> {
-  return Object.fromEntries(result.requirements.filter((one) => judged.includes(one.id)).map((one) => [one.id, one.status]));
+  return Object.fromEntries(
+    result.requirements.filter((one) => judged.includes(one.id)).map((one) => [one.id, one.status]),
+  );
 }
 
 const run = (target: ReferenceTarget, profile: Profile): Promise<RunResult> =>

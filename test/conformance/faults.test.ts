@@ -40,7 +40,9 @@ describe('the fault catalogue', () => {
 
   test('breaks every requirement of the registry, and only requirements of the registry', () => {
     const broken = new Set(faults.flatMap((fault) => fault.breaks));
-    const unbroken = requirements.map((requirement) => requirement.id).filter((id) => !broken.has(id) && !unbreakableByDesign.has(id));
+    const unbroken = requirements
+      .map((requirement) => requirement.id)
+      .filter((id) => !broken.has(id) && !unbreakableByDesign.has(id));
     expect(unbroken).toEqual([]);
     const known = new Set(requirements.map((requirement) => requirement.id));
     expect([...broken].filter((id) => !known.has(id))).toEqual([]);
@@ -48,21 +50,37 @@ describe('the fault catalogue', () => {
 
   test('reaches every check', () => {
     const broken = new Set(faults.flatMap((fault) => fault.breaks));
-    expect(checks.filter((check) => !check.requirements.some((id) => broken.has(id))).map((check) => check.name)).toEqual([]);
+    expect(
+      checks.filter((check) => !check.requirements.some((id) => broken.has(id))).map((check) => check.name),
+    ).toEqual([]);
   });
 });
 
 describe.concurrent('each fault fails the requirements it breaks', () => {
-  test.each(faults.map((fault) => [fault.name, fault] as const))('%s', async (_, fault) => {
-    const target = await startReferenceTarget();
-    try {
-      // Switched on through the documented control plane, as any test-control target would offer it.
-      await new TestControl(target.baseUrl, '/_test').setFaults([fault.name]);
-      const result = await runConformance({ target: target.baseUrl, apiKey: keyA, apiKeyB: keyB, profile, only: [...fault.breaks] });
-      const statuses = Object.fromEntries(result.requirements.filter((requirement) => fault.breaks.includes(requirement.id)).map((requirement) => [requirement.id, requirement.status]));
-      expect(statuses).toEqual(Object.fromEntries(fault.breaks.map((id) => [id, 'fail'])));
-    } finally {
-      await target.close();
-    }
-  }, 90_000);
+  test.each(faults.map((fault) => [fault.name, fault] as const))(
+    '%s',
+    async (_, fault) => {
+      const target = await startReferenceTarget();
+      try {
+        // Switched on through the documented control plane, as any test-control target would offer it.
+        await new TestControl(target.baseUrl, '/_test').setFaults([fault.name]);
+        const result = await runConformance({
+          target: target.baseUrl,
+          apiKey: keyA,
+          apiKeyB: keyB,
+          profile,
+          only: [...fault.breaks],
+        });
+        const statuses = Object.fromEntries(
+          result.requirements
+            .filter((requirement) => fault.breaks.includes(requirement.id))
+            .map((requirement) => [requirement.id, requirement.status]),
+        );
+        expect(statuses).toEqual(Object.fromEntries(fault.breaks.map((id) => [id, 'fail'])));
+      } finally {
+        await target.close();
+      }
+    },
+    90_000,
+  );
 });

@@ -16,8 +16,12 @@ describe('selection', () => {
   test('takes IDs, prefixes and category names, case-insensitively', () => {
     const ids = selectRequirements(requirements, ['idem-003, SSE', 'webhooks']).map((requirement) => requirement.id);
     expect(ids).toContain('IDEM-003');
-    expect(ids.filter((id) => id.startsWith('SSE-')).length).toBe(requirements.filter((requirement) => requirement.category === 'sse').length);
-    expect(ids.filter((id) => id.startsWith('HOOK-')).length).toBe(requirements.filter((requirement) => requirement.category === 'webhooks').length);
+    expect(ids.filter((id) => id.startsWith('SSE-')).length).toBe(
+      requirements.filter((requirement) => requirement.category === 'sse').length,
+    );
+    expect(ids.filter((id) => id.startsWith('HOOK-')).length).toBe(
+      requirements.filter((requirement) => requirement.category === 'webhooks').length,
+    );
     expect(ids.filter((id) => id.startsWith('IDEM-'))).toEqual(['IDEM-003']);
   });
 
@@ -28,12 +32,27 @@ describe('selection', () => {
   test('a swept requirement brings its whole category, a plain one only its checks', () => {
     const swept = checksFor(selectRequirements(requirements, ['PROB-001']), checks).map((check) => check.name);
     expect(swept).toEqual(checks.filter((check) => check.category === 'problems').map((check) => check.name));
-    expect(checksFor(selectRequirements(requirements, ['IDEM-003']), checks).map((check) => check.name)).toEqual(['idempotency.conflict']);
+    expect(checksFor(selectRequirements(requirements, ['IDEM-003']), checks).map((check) => check.name)).toEqual([
+      'idempotency.conflict',
+    ]);
   });
 });
 
-function exchange(method: string, path: string, status: number, headers: Record<string, string>, body: string): Exchange {
-  return { id: 1, check: 'test', request: { method, url: `http://127.0.0.1:1${path}`, headers: {} }, response: { status, headers, body }, startedAt: 0, durationMs: 1 };
+function exchange(
+  method: string,
+  path: string,
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+): Exchange {
+  return {
+    id: 1,
+    check: 'test',
+    request: { method, url: `http://127.0.0.1:1${path}`, headers: {} },
+    response: { status, headers, body },
+    startedAt: 0,
+    durationMs: 1,
+  };
 }
 
 describe('validateExchange', () => {
@@ -59,9 +78,20 @@ describe('validateExchange', () => {
 
   test('validates each event of a stream and its data against the contentSchema', () => {
     const events = contract.operation('GET', '/v1/sessions/ses_x/events')!;
-    const stream = (data: string): Exchange => exchange('GET', '/v1/sessions/ses_x/events', 200, { ...ok, 'content-type': 'text/event-stream' }, `id: 1\nretry: 3000\nevent: round.complete\ndata: ${data}\n\n`);
-    expect(validateExchange(contract, events, stream('{"round":1,"synthesis_preview":"Leaning towards Q2."}'))).toEqual([]);
-    expect(validateExchange(contract, events, stream('{"round":"one"}')).map((violation) => violation.message)).toEqual(['event round.complete data does not match its schema']);
+    const stream = (data: string): Exchange =>
+      exchange(
+        'GET',
+        '/v1/sessions/ses_x/events',
+        200,
+        { ...ok, 'content-type': 'text/event-stream' },
+        `id: 1\nretry: 3000\nevent: round.complete\ndata: ${data}\n\n`,
+      );
+    expect(validateExchange(contract, events, stream('{"round":1,"synthesis_preview":"Leaning towards Q2."}'))).toEqual(
+      [],
+    );
+    expect(validateExchange(contract, events, stream('{"round":"one"}')).map((violation) => violation.message)).toEqual(
+      ['event round.complete data does not match its schema'],
+    );
   });
 });
 

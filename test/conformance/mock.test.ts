@@ -14,12 +14,20 @@ let result: RunResult;
 
 /** Requirements every check of which needs a live implementation. */
 const liveOnly = new Set(
-  checks.flatMap((check) => check.requirements).filter((id) => checks.filter((check) => check.requirements.includes(id)).every((check) => check.preconditions.includes('live'))),
+  checks
+    .flatMap((check) => check.requirements)
+    .filter((id) =>
+      checks.filter((check) => check.requirements.includes(id)).every((check) => check.preconditions.includes('live')),
+    ),
 );
 
 beforeAll(async () => {
   mock = await startMock({ port: await freePort() });
-  result = await runConformance({ target: mock.baseUrl, apiKey: 'sk_test_mockworkspace00000001', apiKeyB: 'sk_test_mockworkspace00000002' });
+  result = await runConformance({
+    target: mock.baseUrl,
+    apiKey: 'sk_test_mockworkspace00000001',
+    apiKeyB: 'sk_test_mockworkspace00000002',
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -32,8 +40,27 @@ describe('against the mock', () => {
   });
 
   test('the stateless categories run and pass where the mock implements the contract', () => {
-    const passing = ['AUTH-001', 'AUTH-003', 'AUTH-004', 'AUTH-005', 'AUTH-007', 'PROB-004', 'CONT-005', 'PROB-006', 'PROB-009', 'PROB-013', 'PAGE-006', 'POLL-003', 'LIFE-012', 'VER-005'];
-    const statuses = Object.fromEntries(result.requirements.filter((requirement) => passing.includes(requirement.id)).map((requirement) => [requirement.id, requirement.status]));
+    const passing = [
+      'AUTH-001',
+      'AUTH-003',
+      'AUTH-004',
+      'AUTH-005',
+      'AUTH-007',
+      'PROB-004',
+      'CONT-005',
+      'PROB-006',
+      'PROB-009',
+      'PROB-013',
+      'PAGE-006',
+      'POLL-003',
+      'LIFE-012',
+      'VER-005',
+    ];
+    const statuses = Object.fromEntries(
+      result.requirements
+        .filter((requirement) => passing.includes(requirement.id))
+        .map((requirement) => [requirement.id, requirement.status]),
+    );
     expect(statuses).toEqual(Object.fromEntries(passing.map((id) => [id, 'pass'])));
   });
 
@@ -47,12 +74,18 @@ describe('against the mock', () => {
   });
 
   test('nothing errors: every requirement is judged or skipped with a reason', () => {
-    expect(result.requirements.filter((requirement) => requirement.status === 'error').map((requirement) => requirement.id)).toEqual([]);
-    expect(result.requirements.filter((requirement) => requirement.status === 'skip' && requirement.reason === undefined)).toEqual([]);
+    expect(
+      result.requirements.filter((requirement) => requirement.status === 'error').map((requirement) => requirement.id),
+    ).toEqual([]);
+    expect(
+      result.requirements.filter((requirement) => requirement.status === 'skip' && requirement.reason === undefined),
+    ).toEqual([]);
   });
 
   test('the contract sweep judged the mock’s responses', () => {
-    const sweep = result.requirements.filter((requirement) => ['CONT-001', 'CONT-003', 'CONT-004'].includes(requirement.id));
+    const sweep = result.requirements.filter((requirement) =>
+      ['CONT-001', 'CONT-003', 'CONT-004'].includes(requirement.id),
+    );
     expect(sweep.map((requirement) => requirement.status)).toEqual(['pass', 'pass', 'pass']);
   });
 });

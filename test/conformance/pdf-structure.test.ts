@@ -15,22 +15,30 @@ describe('pdfStructureProblems', () => {
   });
 
   test('names a missing header', () => {
-    expect(pdfStructureProblems(latin1(pdf.toString('latin1').replace(/^%PDF-/, '%PDX-')))).toContain('no %PDF-1.n header at the start');
+    expect(pdfStructureProblems(latin1(pdf.toString('latin1').replace(/^%PDF-/, '%PDX-')))).toContain(
+      'no %PDF-1.n header at the start',
+    );
   });
 
   test('names a file cut before its trailer', () => {
     const cut = pdf.subarray(0, pdf.lastIndexOf('trailer'));
-    expect(pdfStructureProblems(cut)).toEqual(expect.arrayContaining(['no %%EOF marker at the end', 'no startxref offset before %%EOF']));
+    expect(pdfStructureProblems(cut)).toEqual(
+      expect.arrayContaining(['no %%EOF marker at the end', 'no startxref offset before %%EOF']),
+    );
   });
 
   test('names a startxref that points elsewhere than the cross-reference table', () => {
-    const moved = latin1(pdf.toString('latin1').replace(/startxref\s+(\d+)/, (_, offset: string) => `startxref\n${Number(offset) - 7}`));
+    const moved = latin1(
+      pdf.toString('latin1').replace(/startxref\s+(\d+)/, (_, offset: string) => `startxref\n${Number(offset) - 7}`),
+    );
     expect(pdfStructureProblems(moved).join(' ')).toMatch(/startxref points at byte \d+/);
   });
 
   test('names a trailer without the /Root catalogue', () => {
     const rootless = latin1(pdf.toString('latin1').replace(/\/Root\s+\d+\s+\d+\s+R/, '/Info 1 0 R'));
-    expect(pdfStructureProblems(rootless)).toContain('no trailer naming the /Root catalogue after the cross-reference table');
+    expect(pdfStructureProblems(rootless)).toContain(
+      'no trailer naming the /Root catalogue after the cross-reference table',
+    );
   });
 
   test('names text that is not a PDF at all', () => {

@@ -22,7 +22,10 @@ const profile = { ...builtInProfiles['reference']!, includeOptIn: true };
 function problems(result: RunResult): string[] {
   return result.requirements
     .filter((requirement) => requirement.level !== 'MAY' && requirement.status !== 'pass')
-    .map((requirement) => `${requirement.id} ${requirement.status}: ${requirement.reason ?? requirement.observations[0]?.message ?? ''}`);
+    .map(
+      (requirement) =>
+        `${requirement.id} ${requirement.status}: ${requirement.reason ?? requirement.observations[0]?.message ?? ''}`,
+    );
 }
 
 describe('the suite against the reference server', () => {
@@ -47,7 +50,9 @@ describe('the suite against the reference server', () => {
   });
 
   test('every requirement of the registry was judged', () => {
-    expect(result.requirements.map((requirement) => requirement.id).sort()).toEqual(requirements.map((requirement) => requirement.id).sort());
+    expect(result.requirements.map((requirement) => requirement.id).sort()).toEqual(
+      requirements.map((requirement) => requirement.id).sort(),
+    );
     expect(result.requirements.map((requirement) => requirement.category)).toContain('rate-limits');
     expect(result.exitCode).toBe(0);
   });
@@ -56,31 +61,49 @@ describe('the suite against the reference server', () => {
     const coveredGaps = result.coverage!.gaps.filter((gap) => gap.requirements.length > 0);
     expect(coveredGaps).toEqual([]);
     // Every operation of the contract answered a check with a success.
-    expect(result.coverage!.operations.filter((operation) => !operation.exercised).map((operation) => operation.operationId)).toEqual([]);
+    expect(
+      result.coverage!.operations.filter((operation) => !operation.exercised).map((operation) => operation.operationId),
+    ).toEqual([]);
     expect(result.coverage!.summary.operations).toEqual({ documented: 46, seen: 46 });
   });
 
   test('each tie of the coverage map holds: a check of a named requirement produced the item', () => {
     /** The checks of the requirements a map entry names. */
-    const checksOf = (ids: readonly string[]): Set<string> => new Set(ids.flatMap((id) => findRequirement(id)?.checks ?? []).filter((name) => findCheck(name) !== undefined));
+    const checksOf = (ids: readonly string[]): Set<string> =>
+      new Set(ids.flatMap((id) => findRequirement(id)?.checks ?? []).filter((name) => findCheck(name) !== undefined));
     const broken: string[] = [];
     for (const operation of result.coverage!.operations.filter((one) => one.requirements.length > 0)) {
       const own = checksOf(operation.requirements);
       if (!operation.checks.some((check) => own.has(check))) {
-        broken.push(`operation ${operation.operationId}: ${operation.requirements.join(', ')} (called with a success by ${operation.checks.join(', ') || 'none'})`);
+        broken.push(
+          `operation ${operation.operationId}: ${operation.requirements.join(', ')} (called with a success by ${operation.checks.join(', ') || 'none'})`,
+        );
       }
     }
-    const kinds = ['startRequestVariants', 'startResponseVariants', 'webhookEnvelopes', 'problemTypes', 'webhookEvents', 'streamEvents'] as const;
+    const kinds = [
+      'startRequestVariants',
+      'startResponseVariants',
+      'webhookEnvelopes',
+      'problemTypes',
+      'webhookEvents',
+      'streamEvents',
+    ] as const;
     for (const kind of kinds) {
       const items: ItemCoverage[] = result.coverage![kind];
       for (const item of items.filter((one) => one.requirements.length > 0 && one.seen > 0)) {
         const own = checksOf(item.requirements);
         if (!item.checks.some((check) => own.has(check))) {
-          broken.push(`${kind} ${item.name}: ${item.requirements.join(', ')} (seen by ${item.checks.join(', ') || 'none'})`);
+          broken.push(
+            `${kind} ${item.name}: ${item.requirements.join(', ')} (seen by ${item.checks.join(', ') || 'none'})`,
+          );
         }
       }
-      const unseenButExpected = items.filter((one) => one.requirements.length > 0 && one.seen === 0 && !notExpectedInAConformingRun[kind].includes(one.name));
-      broken.push(...(kind === 'webhookEnvelopes' ? [] : unseenButExpected).map((one) => `${kind} ${one.name}: not seen`));
+      const unseenButExpected = items.filter(
+        (one) => one.requirements.length > 0 && one.seen === 0 && !notExpectedInAConformingRun[kind].includes(one.name),
+      );
+      broken.push(
+        ...(kind === 'webhookEnvelopes' ? [] : unseenButExpected).map((one) => `${kind} ${one.name}: not seen`),
+      );
     }
     expect(broken).toEqual([]);
   });

@@ -27,13 +27,24 @@ let base: string;
 beforeAll(async () => {
   const target = await startReferenceTarget();
   try {
-    result = await runConformance({ target: target.baseUrl, apiKey: keyA, apiKeyB: keyB, profile: builtInProfiles['reference']!, only: ['lifecycle', 'problems', 'webhooks'] });
+    result = await runConformance({
+      target: target.baseUrl,
+      apiKey: keyA,
+      apiKeyB: keyB,
+      profile: builtInProfiles['reference']!,
+      only: ['lifecycle', 'problems', 'webhooks'],
+    });
   } finally {
     await target.close();
   }
   // The header's address, date and duration change with every run; fixed, the screenshot changes only
   // when the page does.
-  const html = renderHtml({ ...result, target: { ...result.target, baseUrl: 'http://127.0.0.1:8080' }, startedAt: '2026-11-26T00:00:00.000Z', durationMs: 6_000 });
+  const html = renderHtml({
+    ...result,
+    target: { ...result.target, baseUrl: 'http://127.0.0.1:8080' },
+    startedAt: '2026-11-26T00:00:00.000Z',
+    durationMs: 6_000,
+  });
   server = createServer((request, response) => {
     if (request.method === 'GET' && request.url === '/') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
@@ -64,14 +75,18 @@ describe('report.html in a browser', () => {
     const tied = result.coverage!.gaps.find((gap) => gap.requirements.length > 0)!;
     expect(text).toContain(tied.item);
     await browser.page.locator('#coverage summary', { hasText: 'Operations' }).click();
-    await expect(browser.page.locator('#coverage code', { hasText: 'PATCH /v1/sessions/{id}' }).first().isVisible()).resolves.toBe(true);
+    await expect(
+      browser.page.locator('#coverage code', { hasText: 'PATCH /v1/sessions/{id}' }).first().isVisible(),
+    ).resolves.toBe(true);
   });
 
   test('a requirement link of the coverage leads to the requirement row', async () => {
     await browser.page.locator('#coverage a[href="#LIFE-013"]').first().click();
     expect(new URL(browser.page.url()).hash).toBe('#LIFE-013');
     await expect(browser.page.locator('tr#LIFE-013').isVisible()).resolves.toBe(true);
-    await expect(browser.page.locator('tr#LIFE-013').innerText()).resolves.toContain('PATCH /v1/sessions/{id} sets the title');
+    await expect(browser.page.locator('tr#LIFE-013').innerText()).resolves.toContain(
+      'PATCH /v1/sessions/{id} sets the title',
+    );
   });
 
   test('the status filter hides the requirements of other statuses', async () => {

@@ -19,7 +19,11 @@ import { renderJunit } from '../../conformance/reporters/junit.js';
 
 const hostile = '<script>alert("x")</script> & \u0007 "quotes"';
 
-function requirement(id: string, status: RequirementResult['status'], category: RequirementResult['category']): RequirementResult {
+function requirement(
+  id: string,
+  status: RequirementResult['status'],
+  category: RequirementResult['category'],
+): RequirementResult {
   return {
     id,
     level: id === 'PROB-005' ? 'SHOULD' : 'MUST',
@@ -29,8 +33,15 @@ function requirement(id: string, status: RequirementResult['status'], category: 
     statement: `Statement of ${id}.`,
     checks: ['problems.every-error'],
     status,
-    ...(status === 'skip' ? { reason: 'needs a key of another workspace', remedy: 'pass --api-key-b with a key of another workspace' } : {}),
-    ...(status === 'error' ? { reason: 'setup failed: starting a session answered 500', remedy: 'fix the set-up, then run again with --only' } : {}),
+    ...(status === 'skip'
+      ? { reason: 'needs a key of another workspace', remedy: 'pass --api-key-b with a key of another workspace' }
+      : {}),
+    ...(status === 'error'
+      ? {
+          reason: 'setup failed: starting a session answered 500',
+          remedy: 'fix the set-up, then run again with --only',
+        }
+      : {}),
     observations: [
       {
         check: 'problems.every-error',
@@ -42,8 +53,16 @@ function requirement(id: string, status: RequirementResult['status'], category: 
         evidence: [
           {
             id: 7,
-            request: { method: 'GET', url: 'http://127.0.0.1:1/v1/sessions/ses_x', headers: { authorization: 'Bearer sk_test_…abcd' } },
-            response: { status: 200, headers: { 'content-type': 'application/json' }, body: `{"title":"${hostile.replaceAll('"', '\\"')}"}` },
+            request: {
+              method: 'GET',
+              url: 'http://127.0.0.1:1/v1/sessions/ses_x',
+              headers: { authorization: 'Bearer sk_test_…abcd' },
+            },
+            response: {
+              status: 200,
+              headers: { 'content-type': 'application/json' },
+              body: `{"title":"${hostile.replaceAll('"', '\\"')}"}`,
+            },
             durationMs: 3,
           },
         ],
@@ -52,11 +71,30 @@ function requirement(id: string, status: RequirementResult['status'], category: 
   };
 }
 
-const requirements = [requirement('PROB-001', 'fail', 'problems'), requirement('PROB-005', 'pass', 'problems'), requirement('ISO-001', 'skip', 'isolation'), requirement('LIFE-003', 'error', 'lifecycle')];
+const requirements = [
+  requirement('PROB-001', 'fail', 'problems'),
+  requirement('PROB-005', 'pass', 'problems'),
+  requirement('ISO-001', 'skip', 'isolation'),
+  requirement('LIFE-003', 'error', 'lifecycle'),
+];
 
 /** A run that read the session list and saw one unknown session, and received one delivery. */
-function exchange(id: number, method: string, path: string, status: number, body: string, contentType = 'application/json'): Exchange {
-  return { id, check: 'lifecycle.run-to-completion', request: { method, url: `http://127.0.0.1:1${path}`, headers: {} }, response: { status, headers: { 'content-type': contentType }, body }, startedAt: 0, durationMs: 1 };
+function exchange(
+  id: number,
+  method: string,
+  path: string,
+  status: number,
+  body: string,
+  contentType = 'application/json',
+): Exchange {
+  return {
+    id,
+    check: 'lifecycle.run-to-completion',
+    request: { method, url: `http://127.0.0.1:1${path}`, headers: {} },
+    response: { status, headers: { 'content-type': contentType }, body },
+    startedAt: 0,
+    durationMs: 1,
+  };
 }
 
 const coverage = computeCoverage({
@@ -64,14 +102,30 @@ const coverage = computeCoverage({
   baseUrl: 'http://127.0.0.1:1',
   exchanges: [
     exchange(1, 'GET', '/v1/sessions', 200, '{"items":[],"next_cursor":null}'),
-    exchange(2, 'GET', '/v1/sessions/ses_x', 404, `{"type":"https://example.test/problems/not-found","title":"${hostile.replaceAll('"', '\\"')}","status":404}`, 'application/problem+json'),
+    exchange(
+      2,
+      'GET',
+      '/v1/sessions/ses_x',
+      404,
+      `{"type":"https://example.test/problems/not-found","title":"${hostile.replaceAll('"', '\\"')}","status":404}`,
+      'application/problem+json',
+    ),
   ],
   deliveries: [{ headers: { 'x-service-event': 'session.complete' }, body: '{"event":"session.complete","data":{}}' }],
 });
 
 const result: RunResult = {
   suite: { name: 'boardkit conformance', version: '0.1.0', contractVersion: '1.0.0' },
-  target: { baseUrl: 'http://127.0.0.1:1', live: true, liveEvidence: 'GET … answered 404', announced: {}, testControl: false, timeScale: 1, clockControllable: false, secondKey: false },
+  target: {
+    baseUrl: 'http://127.0.0.1:1',
+    live: true,
+    liveEvidence: 'GET … answered 404',
+    announced: {},
+    testControl: false,
+    timeScale: 1,
+    clockControllable: false,
+    secondKey: false,
+  },
   profile: { name: 'default', description: 'Accepts every published variant.' },
   selection: [],
   startedAt: '2026-11-21T10:00:00.000Z',
@@ -99,23 +153,45 @@ describe('junit.xml', () => {
     expect(parsed.testsuites).toMatchObject({ tests: '4', failures: '1' });
     const withCases = parsed.testsuites.testsuite.filter((suite) => suite.testcase !== undefined);
     const cases = withCases.flatMap((suite) => [suite.testcase].flat() as Array<Record<string, unknown>>);
-    expect(withCases.map((suite) => suite.name)).toEqual(['conformance.problems', 'conformance.lifecycle', 'conformance.isolation']);
-    expect(cases.map((one) => String(one['name']).slice(0, 8))).toEqual(['PROB-001', 'PROB-005', 'LIFE-003', 'ISO-001 ']);
+    expect(withCases.map((suite) => suite.name)).toEqual([
+      'conformance.problems',
+      'conformance.lifecycle',
+      'conformance.isolation',
+    ]);
+    expect(cases.map((one) => String(one['name']).slice(0, 8))).toEqual([
+      'PROB-001',
+      'PROB-005',
+      'LIFE-003',
+      'ISO-001 ',
+    ]);
     expect(cases[0]?.['failure']).toBeDefined();
     expect(cases[1]?.['failure']).toBeUndefined();
     expect(cases[2]?.['error']).toBeDefined();
-    expect((cases[3]?.['skipped'] as Record<string, string>)['message']).toBe('needs a key of another workspace; to check it: pass --api-key-b with a key of another workspace');
+    expect((cases[3]?.['skipped'] as Record<string, string>)['message']).toBe(
+      'needs a key of another workspace; to check it: pass --api-key-b with a key of another workspace',
+    );
   });
 
   test('states the verdict as properties of a suite of its own, outside the counts', () => {
-    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(renderJunit(incomplete)) as {
-      testsuites: { testsuite: Array<{ name: string; tests: string; properties?: { property: Array<{ name: string; value: string }> } }> };
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+      renderJunit(incomplete),
+    ) as {
+      testsuites: {
+        testsuite: Array<{
+          name: string;
+          tests: string;
+          properties?: { property: Array<{ name: string; value: string }> };
+        }>;
+      };
     };
     const [verdict] = parsed.testsuites.testsuite;
     expect(verdict).toMatchObject({ name: 'conformance.verdict', tests: '0' });
     expect(verdict?.properties?.property).toEqual([
       { name: 'verdict', value: 'incomplete' },
-      { name: 'verdict-line', value: 'Verdict: incomplete (no MUST requirement failed, but 2 could not be checked: ISO-001, LIFE-003).' },
+      {
+        name: 'verdict-line',
+        value: 'Verdict: incomplete (no MUST requirement failed, but 2 could not be checked: ISO-001, LIFE-003).',
+      },
       { name: 'exit-code', value: '3' },
       { name: 'not-checked.ISO-001', value: 'pass --api-key-b with a key of another workspace' },
       { name: 'not-checked.LIFE-003', value: 'fix the set-up, then run again with --only' },
@@ -125,15 +201,30 @@ describe('junit.xml', () => {
 
 /** The same run without its failure: nothing failed, two MUST requirements were not checked. */
 const incompleteRequirements = requirements.filter((one) => one.status !== 'fail');
-const incomplete: RunResult = { ...result, requirements: incompleteRequirements, summary: summarize(incompleteRequirements), exitCode: 3 };
+const incomplete: RunResult = {
+  ...result,
+  requirements: incompleteRequirements,
+  summary: summarize(incompleteRequirements),
+  exitCode: 3,
+};
 
 describe('the verdict', () => {
   test('has three outcomes, decided by the MUST requirements alone', () => {
     expect(result.summary.verdict).toBe('not conformant');
     expect(incomplete.summary.verdict).toBe('incomplete');
     expect(incomplete.summary.mustUnchecked).toEqual([
-      { id: 'ISO-001', status: 'skip', reason: 'needs a key of another workspace', remedy: 'pass --api-key-b with a key of another workspace' },
-      { id: 'LIFE-003', status: 'error', reason: 'setup failed: starting a session answered 500', remedy: 'fix the set-up, then run again with --only' },
+      {
+        id: 'ISO-001',
+        status: 'skip',
+        reason: 'needs a key of another workspace',
+        remedy: 'pass --api-key-b with a key of another workspace',
+      },
+      {
+        id: 'LIFE-003',
+        status: 'error',
+        reason: 'setup failed: starting a session answered 500',
+        remedy: 'fix the set-up, then run again with --only',
+      },
     ]);
     const passed = requirements.filter((one) => one.status === 'pass');
     expect(summarize(passed).verdict).toBe('conformant');
@@ -141,14 +232,20 @@ describe('the verdict', () => {
 
   test('is the last line of the console summary, after what would enable each MUST not checked', () => {
     const lines = renderSummary(incomplete).trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('Verdict: incomplete (no MUST requirement failed, but 2 could not be checked: ISO-001, LIFE-003).');
+    expect(lines.at(-1)).toBe(
+      'Verdict: incomplete (no MUST requirement failed, but 2 could not be checked: ISO-001, LIFE-003).',
+    );
     expect(lines).toContain('  ISO-001 (skip): pass --api-key-b with a key of another workspace');
-    expect(renderSummary(result).trimEnd().split('\n').at(-1)).toBe('Verdict: not conformant (MUST requirements failed: PROB-001).');
+    expect(renderSummary(result).trimEnd().split('\n').at(-1)).toBe(
+      'Verdict: not conformant (MUST requirements failed: PROB-001).',
+    );
   });
 
   test('every skip in the console says how to un-skip it', () => {
     const text = renderSummary(incomplete);
-    expect(text).toContain('skip ISO-001\n       needs a key of another workspace\n       to check it: pass --api-key-b with a key of another workspace');
+    expect(text).toContain(
+      'skip ISO-001\n       needs a key of another workspace\n       to check it: pass --api-key-b with a key of another workspace',
+    );
   });
 
   test('report.html heads with it and lists the MUST not checked with their remedies', () => {
@@ -190,7 +287,9 @@ describe('the coverage of a run', () => {
   test('report.html shows the counts, every gap with the requirements that would cover it and their status, linked to their rows', () => {
     expect(html).toContain('<section id="coverage">');
     expect(html).toContain('1/46');
-    expect(html).toContain('<code>getSession (GET /v1/sessions/{id})</code></td><td><a href="#LIFE-003">LIFE-003</a> <span class="muted">(error)</span>, POLL-001 <span class="muted">(not selected)</span>');
+    expect(html).toContain(
+      '<code>getSession (GET /v1/sessions/{id})</code></td><td><a href="#LIFE-003">LIFE-003</a> <span class="muted">(error)</span>, POLL-001 <span class="muted">(not selected)</span>',
+    );
     expect(html).toContain('<td>problem type</td><td><code>conflict</code></td>');
     expect(html).toContain(`id="PROB-001"`);
   });
@@ -200,7 +299,9 @@ describe('the coverage of a run', () => {
     expect(text).toContain('Coverage of the contract:');
     expect(text).toMatch(/\b1\/46 operations answered with a success/);
     expect(text).toContain('operation deleteSession (DELETE /v1/sessions/{id}): covered by LIFE-010 (not selected)');
-    expect(text).toContain('operation getSession (GET /v1/sessions/{id}): covered by LIFE-003 (error), POLL-001 (not selected)');
+    expect(text).toContain(
+      'operation getSession (GET /v1/sessions/{id}): covered by LIFE-003 (error), POLL-001 (not selected)',
+    );
     expect(text).toContain('webhook event session.cancelled: covered by HOOK-007 (not selected)');
     expect(text).toContain('stream event session.cancelled: covered by SSE-008 (not selected)');
   });

@@ -26,7 +26,9 @@ interface Served {
 
 /** Starts `boardkit serve` and resolves once it says it listens. */
 function serve(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), 'serve', ...args], { cwd: packageRoot });
+  const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), 'serve', ...args], {
+    cwd: packageRoot,
+  });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const stop = (): Promise<number | null> => {
     child.kill('SIGINT');
@@ -59,7 +61,20 @@ let reports: string;
 beforeAll(async () => {
   reports = await mkdtemp(join(tmpdir(), 'boardkit-serve-test-control-'));
   [forTesting, plain] = await Promise.all([
-    serve(['--port', '0', '--db', ':memory:', '--api-key', keyA, '--api-key', keyB, '--time-scale', '250', '--test-control', '--allow-loopback-webhooks']),
+    serve([
+      '--port',
+      '0',
+      '--db',
+      ':memory:',
+      '--api-key',
+      keyA,
+      '--api-key',
+      keyB,
+      '--time-scale',
+      '250',
+      '--test-control',
+      '--allow-loopback-webhooks',
+    ]),
     serve(['--port', '0', '--db', ':memory:', '--api-key', keyA]),
   ]);
 });
@@ -84,14 +99,30 @@ describe('boardkit serve --test-control', () => {
 
   test('boardkit conformance discovers it and passes idempotency and the webhook retries', async () => {
     const run = await runBoardkit(
-      ['conformance', '--target', forTesting.baseUrl, '--api-key', keyA, '--api-key-b', keyB, '--profile', 'reference', '--only', 'idempotency,HOOK-008', '--report-dir', join(reports, 'test-control')],
+      [
+        'conformance',
+        '--target',
+        forTesting.baseUrl,
+        '--api-key',
+        keyA,
+        '--api-key-b',
+        keyB,
+        '--profile',
+        'reference',
+        '--only',
+        'idempotency,HOOK-008',
+        '--report-dir',
+        join(reports, 'test-control'),
+      ],
       { BOARDKIT_API_KEY: '', BOARDKIT_API_KEY_B: '' },
     );
     const report = JSON.parse(await readFile(join(reports, 'test-control', 'report.json'), 'utf8')) as Report;
     expect(report.target).toMatchObject({ testControl: true, clockControllable: true });
     // IDEM-007 (a replay 23 hours later) and HOOK-008 (81 minutes of retries) run only with time control.
     expect(report.requirements.filter((requirement) => requirement.status !== 'pass')).toEqual([]);
-    expect(report.requirements.map((requirement) => requirement.id)).toEqual(expect.arrayContaining(['IDEM-007', 'HOOK-008']));
+    expect(report.requirements.map((requirement) => requirement.id)).toEqual(
+      expect.arrayContaining(['IDEM-007', 'HOOK-008']),
+    );
     expect(run.code).toBe(0);
   });
 });
@@ -99,10 +130,22 @@ describe('boardkit serve --test-control', () => {
 describe('boardkit serve without loopback permission', () => {
   test('the delivery checks skip with the reason and the remedy, the URL guard passes, and the run is incomplete', async () => {
     const run = await runBoardkit(
-      ['conformance', '--target', plain.baseUrl, '--api-key', keyA, '--only', 'webhooks', '--report-dir', join(reports, 'plain')],
+      [
+        'conformance',
+        '--target',
+        plain.baseUrl,
+        '--api-key',
+        keyA,
+        '--only',
+        'webhooks',
+        '--report-dir',
+        join(reports, 'plain'),
+      ],
       { BOARDKIT_API_KEY: '', BOARDKIT_API_KEY_B: '' },
     );
-    const report = JSON.parse(await readFile(join(reports, 'plain', 'report.json'), 'utf8')) as Report & { summary: { verdict: string } };
+    const report = JSON.parse(await readFile(join(reports, 'plain', 'report.json'), 'utf8')) as Report & {
+      summary: { verdict: string };
+    };
     const status = Object.fromEntries(report.requirements.map((requirement) => [requirement.id, requirement.status]));
     // Subscribing, the URL guard and managing subscriptions need no delivery.
     const withoutDelivery = ['HOOK-001', 'HOOK-011', 'HOOK-015', 'HOOK-016', 'HOOK-017'];
@@ -111,11 +154,15 @@ describe('boardkit serve without loopback permission', () => {
     expect(needDelivery.filter((requirement) => requirement.status !== 'skip')).toEqual([]);
     for (const { reason, remedy } of needDelivery) {
       expect(remedy).toContain('`boardkit serve --allow-loopback-webhooks`');
-      expect(reason).toMatch(/^the target does not deliver to the suite's receiver at http:\/\/127\.0\.0\.1:\d+ \(its attempts: Not sent: .+\); the reference server does with `boardkit serve --allow-loopback-webhooks`$/);
+      expect(reason).toMatch(
+        /^the target does not deliver to the suite's receiver at http:\/\/127\.0\.0\.1:\d+ \(its attempts: Not sent: .+\); the reference server does with `boardkit serve --allow-loopback-webhooks`$/,
+      );
     }
     expect(withoutDelivery.map((id) => status[id])).toEqual(withoutDelivery.map(() => 'pass'));
     expect(report.summary.verdict).toBe('incomplete');
-    expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(/^Verdict: incomplete \(no MUST requirement failed, but \d+ could not be checked: HOOK-/);
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /^Verdict: incomplete \(no MUST requirement failed, but \d+ could not be checked: HOOK-/,
+    );
     expect(run.code).toBe(3);
   });
 });

@@ -36,11 +36,22 @@ afterAll(() => {
 });
 
 describe('readEventStream', () => {
-  const base = { eventNames: ['round.complete', 'session.complete'], terminal: ['session.complete'], timeoutMs: 5_000, check: 'test' };
+  const base = {
+    eventNames: ['round.complete', 'session.complete'],
+    terminal: ['session.complete'],
+    timeoutMs: 5_000,
+    check: 'test',
+  };
 
   test('a cut connection is resumed by the client with Last-Event-ID, nothing lost or repeated', async () => {
     const log = new ExchangeLog();
-    const reading = await readEventStream({ ...base, url, authorization: 'Bearer sk_test_stream', log, cutAfterEvents: 2 });
+    const reading = await readEventStream({
+      ...base,
+      url,
+      authorization: 'Bearer sk_test_stream',
+      log,
+      cutAfterEvents: 2,
+    });
     expect(reading.ended).toBe('terminal');
     expect(reading.events.map((event) => event.lastEventId)).toEqual(['1', '2', '3', '4', '5']);
     expect(reading.connections.map((connection) => connection.lastEventIdSent)).toEqual([undefined, '2']);
@@ -63,16 +74,27 @@ describe('WebhookReceiver', () => {
     try {
       const endpoint = receiver.endpoint((_, index) => (index === 0 ? 503 : 204));
       expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/[\w-]+$/);
-      const send = (): Promise<number> => fetch(endpoint.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-event': 'session.complete' }, body: '{"event": "session.complete"}' }).then((response) => response.status);
+      const send = (): Promise<number> =>
+        fetch(endpoint.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-service-event': 'session.complete' },
+          body: '{"event": "session.complete"}',
+        }).then((response) => response.status);
       const arrived = endpoint.waitFor((deliveries) => deliveries.length === 2, 5_000);
       expect([await send(), await send()]).toEqual([503, 204]);
       expect(await arrived).toBe(true);
-      expect(endpoint.deliveries().map((delivery) => [delivery.answered, delivery.headers['x-service-event'], delivery.rawBody.toString()])).toEqual([
+      expect(
+        endpoint
+          .deliveries()
+          .map((delivery) => [delivery.answered, delivery.headers['x-service-event'], delivery.rawBody.toString()]),
+      ).toEqual([
         [503, 'session.complete', '{"event": "session.complete"}'],
         [204, 'session.complete', '{"event": "session.complete"}'],
       ]);
       expect(await endpoint.waitFor((deliveries) => deliveries.length === 3, 50)).toBe(false);
-      expect(await fetch(`${receiver.origin}/hooks/unknown`, { method: 'POST' }).then((response) => response.status)).toBe(404);
+      expect(
+        await fetch(`${receiver.origin}/hooks/unknown`, { method: 'POST' }).then((response) => response.status),
+      ).toBe(404);
     } finally {
       await receiver.close();
     }

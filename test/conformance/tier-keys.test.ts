@@ -21,7 +21,8 @@ const maxKey = 'sk_test_tierkeysmaxtier0000001';
 const poorKey = 'sk_test_tierkeyslowcredit00001';
 let server: RunningServer;
 
-const statuses = (result: RunResult): Record<string, string> => Object.fromEntries(result.requirements.map((requirement) => [requirement.id, requirement.status]));
+const statuses = (result: RunResult): Record<string, string> =>
+  Object.fromEntries(result.requirements.map((requirement) => [requirement.id, requirement.status]));
 
 beforeAll(async () => {
   server = await startServer({ db: ':memory:', apiKeys: [keyA], timeScale: 250, onError: () => undefined });
@@ -53,7 +54,12 @@ describe('the tier checks without test control', () => {
 
 describe('the insufficient-credit check without test control', () => {
   test('passes with a key of a workspace with little credit, and skips without one, naming --low-credit-key', async () => {
-    const given = await runConformance({ target: server.baseUrl, apiKey: keyA, profile: { ...builtInProfiles['default']!, lowCreditKey: poorKey }, only: ['CRED-002'] });
+    const given = await runConformance({
+      target: server.baseUrl,
+      apiKey: keyA,
+      profile: { ...builtInProfiles['default']!, lowCreditKey: poorKey },
+      only: ['CRED-002'],
+    });
     expect(statuses(given)).toEqual({ 'CRED-002': 'pass' });
     expect(JSON.stringify(given)).not.toContain(poorKey);
     const without = await runConformance({ target: server.baseUrl, apiKey: keyA, only: ['CRED-002'] });
@@ -66,7 +72,19 @@ describe('boardkit conformance --tier-key', () => {
   test('takes TIER=KEY and runs the tier checks with it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'boardkit-tier-keys-'));
     try {
-      const run = await runBoardkit(['conformance', '--target', server.baseUrl, '--api-key', keyA, '--tier-key', `pro=${proKey}`, '--only', 'TIER-001', '--report-dir', dir]);
+      const run = await runBoardkit([
+        'conformance',
+        '--target',
+        server.baseUrl,
+        '--api-key',
+        keyA,
+        '--tier-key',
+        `pro=${proKey}`,
+        '--only',
+        'TIER-001',
+        '--report-dir',
+        dir,
+      ]);
       expect(run.code).toBe(0);
       const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as RunResult;
       expect(statuses(report)).toEqual({ 'TIER-001': 'pass' });

@@ -17,7 +17,10 @@ const timeScale = 1000;
 function notPassed(result: RunResult): string[] {
   return result.requirements
     .filter((requirement) => requirement.level !== 'MAY' && requirement.status !== 'pass')
-    .map((requirement) => `${requirement.id} ${requirement.status}: ${requirement.reason ?? requirement.observations.find((one) => one.outcome === 'fail')?.message ?? ''}`);
+    .map(
+      (requirement) =>
+        `${requirement.id} ${requirement.status}: ${requirement.reason ?? requirement.observations.find((one) => one.outcome === 'fail')?.message ?? ''}`,
+    );
 }
 
 describe(`the reference server at --time-scale ${timeScale} without the time control`, () => {
@@ -25,8 +28,21 @@ describe(`the reference server at --time-scale ${timeScale} without the time con
   let result: RunResult;
 
   beforeAll(async () => {
-    server = await startServer({ host: '127.0.0.1', port: 0, db: ':memory:', apiKeys: [keyA, keyB], timeScale, allowLoopbackWebhookUrls: true, onError: () => undefined });
-    result = await runConformance({ target: server.baseUrl, apiKey: keyA, apiKeyB: keyB, profile: builtInProfiles['full']! });
+    server = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      db: ':memory:',
+      apiKeys: [keyA, keyB],
+      timeScale,
+      allowLoopbackWebhookUrls: true,
+      onError: () => undefined,
+    });
+    result = await runConformance({
+      target: server.baseUrl,
+      apiKey: keyA,
+      apiKeyB: keyB,
+      profile: builtInProfiles['full']!,
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -45,10 +61,13 @@ describe(`the reference server at --time-scale ${timeScale} without the time con
 
   test('the long polls and the signature timestamps are judged, not skipped', () => {
     const status = Object.fromEntries(result.requirements.map((requirement) => [requirement.id, requirement.status]));
-    expect({ poll: [status['POLL-001'], status['POLL-002']], timestamp: status['HOOK-004'] }).toEqual({ poll: ['pass', 'pass'], timestamp: 'pass' });
+    expect({ poll: [status['POLL-001'], status['POLL-002']], timestamp: status['HOOK-004'] }).toEqual({
+      poll: ['pass', 'pass'],
+      timestamp: 'pass',
+    });
   });
 
-  test('what needs the target\'s time is skipped with a reason', () => {
+  test("what needs the target's time is skipped with a reason", () => {
     const skipped = result.requirements.filter((requirement) => requirement.status === 'skip');
     expect(skipped.map((requirement) => requirement.id)).toEqual(expect.arrayContaining(['IDEM-007', 'HOOK-009']));
     expect(skipped.filter((requirement) => (requirement.reason ?? '') === '')).toEqual([]);
@@ -56,7 +75,9 @@ describe(`the reference server at --time-scale ${timeScale} without the time con
     // pass), the suite says why it cannot judge the rate limit.
     const rateLimit = result.requirements.find((requirement) => requirement.id === 'RATE-001');
     if (rateLimit?.status !== 'pass') {
-      expect(rateLimit?.reason).toMatch(/^the quota window started again \d+ times during a burst of \d+ requests: the target's clock runs faster than real time/);
+      expect(rateLimit?.reason).toMatch(
+        /^the quota window started again \d+ times during a burst of \d+ requests: the target's clock runs faster than real time/,
+      );
     }
   });
 });
@@ -67,7 +88,12 @@ describe(`the reference server at --time-scale ${timeScale} with the time contro
 
   beforeAll(async () => {
     target = await startReferenceTarget({ timeScale });
-    result = await runConformance({ target: target.baseUrl, apiKey: keyA, apiKeyB: keyB, profile: builtInProfiles['reference']! });
+    result = await runConformance({
+      target: target.baseUrl,
+      apiKey: keyA,
+      apiKeyB: keyB,
+      profile: builtInProfiles['reference']!,
+    });
   }, 120_000);
 
   afterAll(async () => {

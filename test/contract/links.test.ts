@@ -70,12 +70,13 @@ function parametersOf(entry: OperationEntry): Map<string, ParameterEntry> {
 /** The JSON example values of a response, by name. */
 function responseExamples(responsePointer: string): Array<[string, unknown]> {
   const media = valueAt(document, childPointer(responsePointer, 'content', 'application/json')) as
-    | { examples?: Record<string, unknown> }
-    | undefined;
+    { examples?: Record<string, unknown> } | undefined;
   return Object.keys(media?.examples ?? {}).map((name) => [
     name,
-    resolve<{ value: unknown }>(document, childPointer(responsePointer, 'content', 'application/json', 'examples', name))
-      .node.value,
+    resolve<{ value: unknown }>(
+      document,
+      childPointer(responsePointer, 'content', 'application/json', 'examples', name),
+    ).node.value,
   ]);
 }
 

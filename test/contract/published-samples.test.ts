@@ -9,7 +9,12 @@ import { describe, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { valueAt } from '../../src/contract/pointer.js';
 import { createContractValidator } from '../../src/contract/validator.js';
-import { envelopeSchemaPointer, webhookEventLists, webhookEventNames, type WebhookEventName } from '../../src/webhooks/events.js';
+import {
+  envelopeSchemaPointer,
+  webhookEventLists,
+  webhookEventNames,
+  type WebhookEventName,
+} from '../../src/webhooks/events.js';
 
 const contract = loadContract();
 const validator = createContractValidator(contract);
@@ -21,7 +26,10 @@ const schema = (name: string): string => `#/components/schemas/${name}`;
 
 /** The first example of a webhook in the contract: the seed's envelope. */
 function seedExample(event: WebhookEventName): Body {
-  const examples = valueAt(contract, `#/webhooks/${event}/post/requestBody/content/application~1json/examples`) as Record<string, { value: Body }>;
+  const examples = valueAt(
+    contract,
+    `#/webhooks/${event}/post/requestBody/content/application~1json/examples`,
+  ) as Record<string, { value: Body }>;
   return Object.values(examples)[0]!.value;
 }
 
@@ -38,10 +46,22 @@ const publishedSessionComplete = {
 };
 
 // The webhooks page: `action.executed` data, cut off after a member whose name begins `opera…`.
-const publishedActionExecuted = { session_id: 'ses_2c4d8e6f1a3b', action_id: 'act_9Xq2Lm7R', integration: 'linear', operation: 'create_issue' };
+const publishedActionExecuted = {
+  session_id: 'ses_2c4d8e6f1a3b',
+  action_id: 'act_9Xq2Lm7R',
+  integration: 'linear',
+  operation: 'create_issue',
+};
 
 function fullEnvelope(type: string, data: Body, attempt = 1): Body {
-  return { id: 'evt_2c4d8e6f1a3b5c7d', type, created_at: '2026-05-01T12:34:56.789Z', data, delivery_attempt: attempt, api_version: '2026-05-01' };
+  return {
+    id: 'evt_2c4d8e6f1a3b5c7d',
+    type,
+    created_at: '2026-05-01T12:34:56.789Z',
+    data,
+    delivery_attempt: attempt,
+    api_version: '2026-05-01',
+  };
 }
 
 const shortEnvelope = (type: string, data: Body): Body => ({ id: 'evt_2c4d8e6f1a3b5c7d', type, data });
@@ -49,14 +69,22 @@ const shortEnvelope = (type: string, data: Body): Body => ({ id: 'evt_2c4d8e6f1a
 const nineEvents = webhookEventLists[4];
 
 describe("the webhooks page's envelope", () => {
-  test('the full sample of session.complete validates, with the page\'s data', () => {
-    expect(valid(envelopeSchemaPointer('session.complete'), fullEnvelope('session.complete', publishedSessionComplete))).toBe(true);
-    expect(valid(envelopeSchemaPointer('session.complete'), shortEnvelope('session.complete', publishedSessionComplete))).toBe(true);
+  test("the full sample of session.complete validates, with the page's data", () => {
+    expect(
+      valid(envelopeSchemaPointer('session.complete'), fullEnvelope('session.complete', publishedSessionComplete)),
+    ).toBe(true);
+    expect(
+      valid(envelopeSchemaPointer('session.complete'), shortEnvelope('session.complete', publishedSessionComplete)),
+    ).toBe(true);
   });
 
   test("action.executed with the page's members, and the one it cuts off, validates", () => {
-    expect(valid(envelopeSchemaPointer('action.executed'), fullEnvelope('action.executed', publishedActionExecuted))).toBe(true);
-    expect(valid(envelopeSchemaPointer('action.executed'), shortEnvelope('action.executed', publishedActionExecuted))).toBe(true);
+    expect(
+      valid(envelopeSchemaPointer('action.executed'), fullEnvelope('action.executed', publishedActionExecuted)),
+    ).toBe(true);
+    expect(
+      valid(envelopeSchemaPointer('action.executed'), shortEnvelope('action.executed', publishedActionExecuted)),
+    ).toBe(true);
   });
 
   test.each(nineEvents)('%s in the full and the per-event form validates, a retry too', (event) => {
@@ -76,7 +104,9 @@ describe("the webhooks page's envelope", () => {
     expect(valid(envelopeSchemaPointer('session.cancelled'), both)).toBe(true);
     expect(valid(schema('WebhookEventSessionCancelledPublished'), both)).toBe(false);
     // The page's ids begin `evt_`; a first attempt is 1.
-    expect(valid(envelopeSchemaPointer('session.cancelled'), { ...fullEnvelope('session.cancelled', data), id: '2c4d8e' })).toBe(false);
+    expect(
+      valid(envelopeSchemaPointer('session.cancelled'), { ...fullEnvelope('session.cancelled', data), id: '2c4d8e' }),
+    ).toBe(false);
     expect(valid(envelopeSchemaPointer('session.cancelled'), fullEnvelope('session.cancelled', data, 0))).toBe(false);
   });
 });
@@ -92,15 +122,24 @@ describe("the pages' other facts", () => {
     expect(valid(schema('CreateWebhookResponse'), response)).toBe(true);
   });
 
-  test.each(['sk_synth_live_...9f3a', 'sk_synth_test_...0c1d', 'sy_live_...b27c', 'mcp_live_...4e5f'])('the key hint %s validates', (hint) => {
-    expect(valid(schema('ApiKeyHint'), hint)).toBe(true);
-  });
+  test.each(['sk_synth_live_...9f3a', 'sk_synth_test_...0c1d', 'sy_live_...b27c', 'mcp_live_...4e5f'])(
+    'the key hint %s validates',
+    (hint) => {
+      expect(valid(schema('ApiKeyHint'), hint)).toBe(true);
+    },
+  );
 
-  test('the nine-event list of the webhooks page is the seed\'s variant 4, with share.viewed sampled', () => {
+  test("the nine-event list of the webhooks page is the seed's variant 4, with share.viewed sampled", () => {
     expect(valid(schema('WebhookEventList'), [...nineEvents])).toBe(true);
-    const delivery = contract['x-webhook-delivery'] as { published_event_lists: { webhooks_page: Body; marketing_page: Body } };
+    const delivery = contract['x-webhook-delivery'] as {
+      published_event_lists: { webhooks_page: Body; marketing_page: Body };
+    };
     expect(delivery.published_event_lists.webhooks_page).toMatchObject({ variant: 4, sampled: ['share.viewed'] });
-    expect(delivery.published_event_lists.marketing_page['events']).toEqual(['session.complete', 'outcomes.ready', 'action.executed']);
+    expect(delivery.published_event_lists.marketing_page['events']).toEqual([
+      'session.complete',
+      'outcomes.ready',
+      'action.executed',
+    ]);
   });
 
   test('tiers, model classes, rounds, the sweep, the undo window and both insufficient-credits behaviours are recorded', () => {
@@ -122,7 +161,12 @@ describe("the pages' other facts", () => {
     expect(catalogue['counts']).toMatchObject({ tools: 27, resources: 13, prompts: 10 });
     expect((catalogue['tool_groups']?.['groups'] as Body[]).map((group) => group['tools'])).toEqual([13, 5, 2]);
     expect(catalogue['start_tool']).toMatchObject({ name: 'service.session.start', returns_within_seconds: 2 });
-    expect(Object.keys(catalogue['start_tool']?.['arguments'] as Body)).toEqual(['question', 'mode', 'synth_count', 'rounds']);
+    expect(Object.keys(catalogue['start_tool']?.['arguments'] as Body)).toEqual([
+      'question',
+      'mode',
+      'synth_count',
+      'rounds',
+    ]);
   });
 
   test('every part from the pages is a variant that names its page', () => {
@@ -152,7 +196,9 @@ describe("the seed's own shapes", () => {
     for (const hint of ['sk_live_...9f3a', 'sk_test_...0c1d', 'mcp_test_...b27c', 'mcp_live_...4e5f']) {
       expect(valid(schema('ApiKeyHint'), hint)).toBe(true);
     }
-    expect(valid(schema('CreateWebhookResponse') + '/properties/signing_secret', 'whsec_4fQm9Zt2LxV7cR1nK8pH3wY6bD5sJ0aE')).toBe(true);
+    expect(
+      valid(schema('CreateWebhookResponse') + '/properties/signing_secret', 'whsec_4fQm9Zt2LxV7cR1nK8pH3wY6bD5sJ0aE'),
+    ).toBe(true);
     for (const variant of [1, 2, 3, 4] as const) {
       expect(valid(schema('WebhookEventList'), [...webhookEventLists[variant]])).toBe(true);
     }

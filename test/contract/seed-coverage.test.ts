@@ -27,13 +27,26 @@ const schema = (name: string) => at(`/components/schemas/${name}`);
 const op = (path: string, method: string) => at(`/paths/${path.replaceAll('/', '~1')}/${method}`);
 const props = (s: Json): string[] => Object.keys(s.properties ?? {});
 const headerNames = (parameters: Json[] = []) =>
-  parameters.map((p) => (p.$ref ? at(p.$ref.slice(1)) : p)).filter((p) => p.in === 'header').map((p) => p.name);
+  parameters
+    .map((p) => (p.$ref ? at(p.$ref.slice(1)) : p))
+    .filter((p) => p.in === 'header')
+    .map((p) => p.name);
 
 describe('What the service does', () => {
   test('the ten session modes with their display names', () => {
     const names = at('/components/examples/ModeCatalog/value/items').map((m: Json) => m.name);
-    expect(names).toEqual(['Boardroom', 'Idea Lab', 'Lightning Round', 'The Arena', 'Shark Tank',
-      'Command Center', 'War Room', 'Deep Dive', 'Crystal Ball', 'Research Lab']);
+    expect(names).toEqual([
+      'Boardroom',
+      'Idea Lab',
+      'Lightning Round',
+      'The Arena',
+      'Shark Tank',
+      'Command Center',
+      'War Room',
+      'Deep Dive',
+      'Crystal Ball',
+      'Research Lab',
+    ]);
   });
   test('a lineup of 2 to 12 Synths from a library of 24', () => {
     expect(schema('StartSessionRequestA').properties.synths).toMatchObject({ minItems: 2, maxItems: 12 });
@@ -42,13 +55,17 @@ describe('What the service does', () => {
   });
   test('consult turns go through the MCP tool service.consult.message, billed per turn', () => {
     expect(doc['x-mcp-tools'][0].name).toBe('service.consult.message');
-    expect(props(schema('ConsultTurnOutput'))).toEqual(expect.arrayContaining(['reply', 'document', 'credits_charged']));
+    expect(props(schema('ConsultTurnOutput'))).toEqual(
+      expect.arrayContaining(['reply', 'document', 'credits_charged']),
+    );
   });
   test('availability tiers, targets, regions and status page', () => {
     expect(doc['x-availability'].tiers).toEqual(['ultra', 'enterprise']);
     expect(doc['x-service-level-objectives']).toMatchObject({
-      api_availability_percent: 99.9, orchestration_availability_percent: 99.5,
-      regions: ['US-East', 'EU-West'], status_page: '{status_url}',
+      api_availability_percent: 99.9,
+      orchestration_availability_percent: 99.5,
+      regions: ['US-East', 'EU-West'],
+      status_page: '{status_url}',
     });
   });
   test('one credit pool shared by web, MCP and API use, no per-call surcharge', () => {
@@ -58,14 +75,24 @@ describe('What the service does', () => {
 
 describe('Resources and their fields', () => {
   test('start request variants A and B', () => {
-    expect(props(schema('StartSessionRequestA'))).toEqual(expect.arrayContaining(['mode', 'title', 'context', 'synths', 'rounds', 'model_class']));
-    expect(props(schema('StartSessionRequestB'))).toEqual(expect.arrayContaining(['question', 'session_type', 'mode', 'synth_id']));
+    expect(props(schema('StartSessionRequestA'))).toEqual(
+      expect.arrayContaining(['mode', 'title', 'context', 'synths', 'rounds', 'model_class']),
+    );
+    expect(props(schema('StartSessionRequestB'))).toEqual(
+      expect.arrayContaining(['question', 'session_type', 'mode', 'synth_id']),
+    );
     expect(schema('SessionType').enum).toEqual(['boardroom', 'consult']);
   });
   test('start response variants A1, A2 and B', () => {
     expect(schema('StartSessionResponse').oneOf).toHaveLength(3);
     expect(schema('StartSessionResponseA1').required).toEqual(['session_id']);
-    expect(schema('StartSessionResponseA2').required).toEqual(['id', 'status', 'estimated_cost_credits', 'events_url', 'outcomes_url']);
+    expect(schema('StartSessionResponseA2').required).toEqual([
+      'id',
+      'status',
+      'estimated_cost_credits',
+      'events_url',
+      'outcomes_url',
+    ]);
     expect(schema('StartSessionResponseB').required).toEqual(['session_id', 'task_id']);
   });
   test('session read: status, v4_phase, memo with verdict and confidence 0 to 100', () => {
@@ -76,7 +103,12 @@ describe('Resources and their fields', () => {
   });
   test('webhook subscription body and create response', () => {
     expect(schema('CreateWebhookRequest').required).toEqual(['label', 'url', 'events']);
-    expect(props(schema('CreateWebhookResponse'))).toEqual(['ok', 'subscription', 'signing_secret', 'verify_instructions']);
+    expect(props(schema('CreateWebhookResponse'))).toEqual([
+      'ok',
+      'subscription',
+      'signing_secret',
+      'verify_instructions',
+    ]);
   });
   test('paged lists carry items and next_cursor (null at the end)', () => {
     expect(schema('SessionPage').required).toEqual(['items', 'next_cursor']);
@@ -86,23 +118,42 @@ describe('Resources and their fields', () => {
 
 describe('States', () => {
   test('every state name that appears is a status', () => {
-    expect(schema('SessionStatus').enum).toEqual(expect.arrayContaining(
-      ['running', 'complete', 'created', 'failed', 'cancelled', 'continued', 'reconvened']));
+    expect(schema('SessionStatus').enum).toEqual(
+      expect.arrayContaining(['running', 'complete', 'created', 'failed', 'cancelled', 'continued', 'reconvened']),
+    );
   });
 });
 
 describe('Endpoints', () => {
   test.each([
-    ['/v1/sessions', 'post'], ['/v1/sessions/plan', 'post'], ['/v1/sessions', 'get'], ['/v1/sessions/{id}', 'get'],
-    ['/v1/sessions/{id}/events', 'get'], ['/v1/sessions/{id}/outcomes', 'get'], ['/v1/sessions/{id}/outcomes', 'post'],
-    ['/v1/sessions/{id}/fork', 'post'], ['/v1/sessions/{id}/export', 'post'], ['/v1/synths/chat', 'post'],
-    ['/v1/actions/execute', 'post'], ['/v1/webhooks', 'post'], ['/v1/webhooks/{id}/deliveries', 'get'], ['/v1/health', 'get'],
+    ['/v1/sessions', 'post'],
+    ['/v1/sessions/plan', 'post'],
+    ['/v1/sessions', 'get'],
+    ['/v1/sessions/{id}', 'get'],
+    ['/v1/sessions/{id}/events', 'get'],
+    ['/v1/sessions/{id}/outcomes', 'get'],
+    ['/v1/sessions/{id}/outcomes', 'post'],
+    ['/v1/sessions/{id}/fork', 'post'],
+    ['/v1/sessions/{id}/export', 'post'],
+    ['/v1/synths/chat', 'post'],
+    ['/v1/actions/execute', 'post'],
+    ['/v1/webhooks', 'post'],
+    ['/v1/webhooks/{id}/deliveries', 'get'],
+    ['/v1/health', 'get'],
   ])('%s %s (method given)', (path, method) => {
     expect(op(path, method)?.operationId).toEqual(expect.any(String));
   });
   test.each([
-    '/v1/sessions/{id}/plan', '/v1/sessions/{id}/messages', '/v1/sessions/{id}/decisions', '/v1/sessions/{id}/exports',
-    '/v1/sessions/{id}/shares', '/integrations', '/synths', '/modes', '/credits', '/webhooks',
+    '/v1/sessions/{id}/plan',
+    '/v1/sessions/{id}/messages',
+    '/v1/sessions/{id}/decisions',
+    '/v1/sessions/{id}/exports',
+    '/v1/sessions/{id}/shares',
+    '/integrations',
+    '/synths',
+    '/modes',
+    '/credits',
+    '/webhooks',
   ])('%s (purpose given)', (path) => {
     expect(at(`/paths/${path.replaceAll('/', '~1')}`)).toBeDefined();
   });
@@ -112,7 +163,9 @@ describe('Endpoints', () => {
     expect(query).toEqual(expect.arrayContaining(['limit', 'cursor']));
   });
   test('wait_ms long-polls, 60000 allowed', () => {
-    const waitMs = op('/v1/sessions/{id}', 'get').parameters.map((p: Json) => at(p.$ref.slice(1))).find((p: Json) => p.name === 'wait_ms');
+    const waitMs = op('/v1/sessions/{id}', 'get')
+      .parameters.map((p: Json) => at(p.$ref.slice(1)))
+      .find((p: Json) => p.name === 'wait_ms');
     expect(waitMs.schema.maximum).toBeGreaterThanOrEqual(60000);
   });
   test('deleting answers 204; creating 201; async writes 202', () => {
@@ -135,10 +188,23 @@ describe('Authentication', () => {
 describe('Events', () => {
   const delivery = doc['x-webhook-delivery'];
   test('delivery headers, user agent, 300 s replay window', () => {
-    expect(Object.keys(delivery.headers)).toEqual(['X-Service-Event', 'X-Service-Signature', 'X-Service-Timestamp',
-      'X-Service-Delivery-Id', 'User-Agent', 'Content-Type']);
-    expect(headerNames(at('/webhooks/session.complete/post').parameters)).toEqual(expect.arrayContaining(
-      ['X-Service-Event', 'X-Service-Signature', 'X-Service-Timestamp', 'X-Service-Delivery-Id', 'User-Agent']));
+    expect(Object.keys(delivery.headers)).toEqual([
+      'X-Service-Event',
+      'X-Service-Signature',
+      'X-Service-Timestamp',
+      'X-Service-Delivery-Id',
+      'User-Agent',
+      'Content-Type',
+    ]);
+    expect(headerNames(at('/webhooks/session.complete/post').parameters)).toEqual(
+      expect.arrayContaining([
+        'X-Service-Event',
+        'X-Service-Signature',
+        'X-Service-Timestamp',
+        'X-Service-Delivery-Id',
+        'User-Agent',
+      ]),
+    );
     expect(delivery.user_agent).toBe('Service-Webhooks/1.0');
     expect(delivery.replay_tolerance_seconds).toBe(300);
   });
@@ -161,14 +227,19 @@ describe('Events', () => {
     expect(Object.keys(doc.webhooks)).toEqual(expect.arrayContaining([...new Set(lists.flat())] as string[]));
   });
   test('retry waits, pause after 10, last 100 attempts', () => {
-    expect(delivery.retry_schedule_variants.map((v: Json) => v.waits_minutes)).toEqual([[1, 5, 15, 60], [1, 5, 15, 60, 240]]);
+    expect(delivery.retry_schedule_variants.map((v: Json) => v.waits_minutes)).toEqual([
+      [1, 5, 15, 60],
+      [1, 5, 15, 60, 240],
+    ]);
     expect(delivery.pause_after_consecutive_failures).toBe(10);
     expect(delivery.deliveries_retained).toBe(100);
   });
   test('the deprecated legacy per-key webhook', () => {
     const legacy = at('/webhooks/legacy.session.complete/post');
     expect(legacy.deprecated).toBe(true);
-    expect(headerNames(legacy.parameters)).toEqual(expect.arrayContaining(['X-Mcp-Signature', 'X-Mcp-Event', 'X-Mcp-Timestamp', 'X-Mcp-Delivery-Id']));
+    expect(headerNames(legacy.parameters)).toEqual(
+      expect.arrayContaining(['X-Mcp-Signature', 'X-Mcp-Event', 'X-Mcp-Timestamp', 'X-Mcp-Delivery-Id']),
+    );
   });
   test('the session stream events and their data', () => {
     const events = jsonBodyOfStream().oneOf.map((branch: Json) => at(branch.$ref.slice(1)).properties.event.const);
@@ -186,8 +257,16 @@ function jsonBodyOfStream(): Json {
 describe('Errors', () => {
   test('the catalog: slugs and statuses', () => {
     const catalog = Object.fromEntries(doc['x-problem-types'].types.map((t: Json) => [t.slug, t.status]));
-    expect(catalog).toMatchObject({ 'invalid-request': 400, unauthorized: 401, 'insufficient-credits': 402,
-      'tier-required': 403, 'not-found': 404, conflict: 409, 'rate-limited': 429, 'internal-error': 500 });
+    expect(catalog).toMatchObject({
+      'invalid-request': 400,
+      unauthorized: 401,
+      'insufficient-credits': 402,
+      'tier-required': 403,
+      'not-found': 404,
+      conflict: 409,
+      'rate-limited': 429,
+      'internal-error': 500,
+    });
   });
   test('problem fields and the insufficient-credits extension', () => {
     expect(schema('Problem').required).toEqual(['type', 'title', 'status', 'detail']);
@@ -208,9 +287,13 @@ describe('Limits and versioning', () => {
     expect(buckets.tier_multipliers).toMatchObject({ free: 0.15, max: 3.3, ultra: 16 });
   });
   test('windows and thresholds', () => {
-    expect(doc['x-limits']).toMatchObject({ idempotency_window_hours: 24, old_key_validity_after_rotation_hours: 24,
-      webhook_replay_tolerance_seconds: 300, webhook_pause_after_consecutive_failures: 10,
-      webhook_deliveries_retained_per_subscription: 100 });
+    expect(doc['x-limits']).toMatchObject({
+      idempotency_window_hours: 24,
+      old_key_validity_after_rotation_hours: 24,
+      webhook_replay_tolerance_seconds: 300,
+      webhook_pause_after_consecutive_failures: 10,
+      webhook_deliveries_retained_per_subscription: 100,
+    });
   });
   test('date version header on responses, pinning on requests, /v2 policy', () => {
     expect(at('/components/headers/X-Service-API-Version/schema').pattern).toBe('^\\d{4}-\\d{2}-\\d{2}$');

@@ -11,7 +11,9 @@ describe('formatEvent', () => {
     expect(formatEvent({ event: 'synth.message', id: '1', retry: 3000, data: '{"round":1}' })).toBe(
       'event: synth.message\nid: 1\nretry: 3000\ndata: {"round":1}\n\n',
     );
-    expect(formatEvent({ event: 'round.complete', id: '5', data: '{}' })).toBe('event: round.complete\nid: 5\ndata: {}\n\n');
+    expect(formatEvent({ event: 'round.complete', id: '5', data: '{}' })).toBe(
+      'event: round.complete\nid: 5\ndata: {}\n\n',
+    );
   });
 
   test('writes each line of a multi-line data as its own data field', () => {
@@ -21,7 +23,9 @@ describe('formatEvent', () => {
 
 describe('parseEventStream', () => {
   test('reads fields, multi-line data, comments, CRLF and a cut last event', () => {
-    const parsed = parseEventStream('retry: 3000\r\nid: 1\r\nevent: synth.message\r\ndata: {"a":\r\ndata: 1}\r\n\r\n: heartbeat\n\nid: 2\ndata:x\n\nid: 3\nevent: round.complete\ndata: {"round"');
+    const parsed = parseEventStream(
+      'retry: 3000\r\nid: 1\r\nevent: synth.message\r\ndata: {"a":\r\ndata: 1}\r\n\r\n: heartbeat\n\nid: 2\ndata:x\n\nid: 3\nevent: round.complete\ndata: {"round"',
+    );
     expect(parsed.events).toEqual([
       { event: 'synth.message', id: '1', retry: 3000, data: '{"a":\n1}' },
       { event: 'message', id: '2', data: 'x' },
@@ -31,7 +35,9 @@ describe('parseEventStream', () => {
   });
 
   test('an event without data is not dispatched, and a non-numeric retry is ignored', () => {
-    expect(parseEventStream('event: a\nid: 1\n\nevent: b\nretry: soon\ndata: z\n\n').events).toEqual([{ event: 'b', data: 'z' }]);
+    expect(parseEventStream('event: a\nid: 1\n\nevent: b\nretry: soon\ndata: z\n\n').events).toEqual([
+      { event: 'b', data: 'z' },
+    ]);
   });
 
   test('reads back every event formatEvent wrote', () => {

@@ -16,7 +16,10 @@ import {
 import { editable, releasedContract, type Editable } from '../fixtures/release-contract.js';
 
 /** The findings of `change` applied to a copy of the released fixture (and `before` to the released one). */
-function findingsAfter(change: (head: Editable) => void, before: (base: Editable) => void = () => undefined): BreakingChange[] {
+function findingsAfter(
+  change: (head: Editable) => void,
+  before: (base: Editable) => void = () => undefined,
+): BreakingChange[] {
   const base = releasedContract();
   before(editable(base));
   const head = structuredClone(base);
@@ -24,7 +27,8 @@ function findingsAfter(change: (head: Editable) => void, before: (base: Editable
   return breakingChanges(base, head);
 }
 
-const summary = (findings: BreakingChange[]): string[] => findings.map(({ rule, operation, where }) => `${rule} | ${operation} | ${where}`);
+const summary = (findings: BreakingChange[]): string[] =>
+  findings.map(({ rule, operation, where }) => `${rule} | ${operation} | ${where}`);
 
 const schemas = (doc: Editable): Editable => doc['components']['schemas'];
 const getThing = (doc: Editable): Editable => doc['paths']['/v1/things/{id}']['get'];
@@ -69,7 +73,8 @@ const breaking: Case[] = [
   },
   {
     name: 'a required query parameter added',
-    change: (head) => getThing(head)['parameters'].push({ name: 'fields', in: 'query', required: true, schema: { type: 'string' } }),
+    change: (head) =>
+      getThing(head)['parameters'].push({ name: 'fields', in: 'query', required: true, schema: { type: 'string' } }),
     expected: ['parameter-became-required | GET /v1/things/{id} | query parameter fields'],
   },
   {
@@ -218,7 +223,10 @@ const additive: Case[] = [
   {
     name: 'a new operation and a new webhook',
     change: (head) => {
-      head['paths']['/v1/things']['get'] = { operationId: 'listThings', responses: { '200': { description: 'Things.' } } };
+      head['paths']['/v1/things']['get'] = {
+        operationId: 'listThings',
+        responses: { '200': { description: 'Things.' } },
+      };
       head['webhooks']['thing.deleted'] = head['webhooks']['thing.created'];
     },
     expected: [],
@@ -304,9 +312,9 @@ describe('declarations in the changelog', () => {
     `# Changelog\n\nIntro with an example:\n\n    - \`property-removed\` \`Thing\`: not a declaration\n\n## Unreleased\n\n${entries}\n\n## 2026-10-01\n\n- \`type-changed\` \`Thing\`: already released\n`;
 
   test('are read from the Unreleased section only', () => {
-    expect(declarations(changelog('- `property-removed` `GET /v1/things/{id}`: `size` moved to `dimensions`.'))).toEqual([
-      { rule: 'property-removed', subject: 'GET /v1/things/{id}' },
-    ]);
+    expect(
+      declarations(changelog('- `property-removed` `GET /v1/things/{id}`: `size` moved to `dimensions`.')),
+    ).toEqual([{ rule: 'property-removed', subject: 'GET /v1/things/{id}' }]);
   });
 
   test('an operation declares the changes in that operation only', () => {

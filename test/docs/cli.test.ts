@@ -50,12 +50,16 @@ describe("--root: a designer's own copy of the contract", () => {
 
   test('diff --root checks the copy against the released copy and changelog beside its root file', async () => {
     const passing = await boardkit('diff', '--root', root());
-    expect(passing.stdout).toContain(`No undeclared breaking change against ${join(copy, 'openapi', 'released', 'v1.json')}.`);
+    expect(passing.stdout).toContain(
+      `No undeclared breaking change against ${join(copy, 'openapi', 'released', 'v1.json')}.`,
+    );
     expect(passing.code).toBe(0);
 
     const released = join(copy, 'openapi', 'released', 'v1.json');
     const document = JSON.parse(await readFile(released, 'utf8')) as { paths: Record<string, unknown> };
-    document.paths['/v1/retired'] = { get: { operationId: 'getRetired', responses: { '200': { description: 'Gone now.' } } } };
+    document.paths['/v1/retired'] = {
+      get: { operationId: 'getRetired', responses: { '200': { description: 'Gone now.' } } },
+    };
     await writeFile(released, JSON.stringify(document));
     const failing = await boardkit('diff', '--root', root());
     expect(failing.code).toBe(1);
@@ -70,7 +74,11 @@ describe('boardkit diff', () => {
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'boardkit-diff-'));
-    Object.assign(files, { base: join(scratch, 'v1.json'), head: join(scratch, 'now.json'), changelog: join(scratch, 'CHANGELOG.md') });
+    Object.assign(files, {
+      base: join(scratch, 'v1.json'),
+      head: join(scratch, 'now.json'),
+      changelog: join(scratch, 'CHANGELOG.md'),
+    });
     const head = releasedContract();
     delete editable(head)['components']['schemas']['Thing']['properties']['size'];
     await writeFile(files.base, JSON.stringify(releasedContract()));
@@ -81,7 +89,8 @@ describe('boardkit diff', () => {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  const diff = (): Promise<Run> => boardkit('diff', '--base', files.base, '--head', files.head, '--changelog', files.changelog);
+  const diff = (): Promise<Run> =>
+    boardkit('diff', '--base', files.base, '--head', files.head, '--changelog', files.changelog);
 
   test('passes on the repository: no undeclared breaking change against the released copy', async () => {
     const run = await boardkit('diff');
@@ -98,7 +107,10 @@ describe('boardkit diff', () => {
   });
 
   test('passes once the change is declared under Unreleased', async () => {
-    await writeFile(files.changelog, '# Changelog\n\n## Unreleased\n\n- `property-removed` `Thing`: `size` moved to `dimensions`.\n');
+    await writeFile(
+      files.changelog,
+      '# Changelog\n\n## Unreleased\n\n- `property-removed` `Thing`: `size` moved to `dimensions`.\n',
+    );
     const run = await diff();
     expect(run.stdout).toContain('Declared breaking changes (2):');
     expect(run.code).toBe(0);

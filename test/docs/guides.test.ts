@@ -19,7 +19,9 @@ const docs = join(packageRoot, 'docs');
 const read = (path: string): Promise<string> => readFile(join(packageRoot, path), 'utf8');
 
 function blocks(markdown: string, info: string): string[] {
-  return [...markdown.matchAll(/^```([^\n]*)\n([\s\S]*?)^```$/gm)].filter((match) => match[1]?.trim() === info).map((match) => match[2] ?? '');
+  return [...markdown.matchAll(/^```([^\n]*)\n([\s\S]*?)^```$/gm)]
+    .filter((match) => match[1]?.trim() === info)
+    .map((match) => match[2] ?? '');
 }
 
 describe('TypeScript examples of the guides', () => {
@@ -54,12 +56,18 @@ describe('TypeScript examples of the guides', () => {
       types: ['node'],
       typeRoots: [join(packageRoot, 'node_modules', '@types')],
       // The examples import the package by name, as its users do; here that is the sources.
-      paths: { boardkit: [join(packageRoot, 'src', 'index.ts')], 'boardkit/client': [join(packageRoot, 'src', 'client.ts')] },
+      paths: {
+        boardkit: [join(packageRoot, 'src', 'index.ts')],
+        'boardkit/client': [join(packageRoot, 'src', 'client.ts')],
+      },
     });
     const problems = ts
       .getPreEmitDiagnostics(program)
       .filter((diagnostic) => diagnostic.file === undefined || files.includes(diagnostic.file.fileName))
-      .map((diagnostic) => `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+      .map(
+        (diagnostic) =>
+          `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`,
+      );
     expect(problems).toEqual([]);
   });
 });
@@ -85,10 +93,13 @@ describe('links', () => {
 
 describe('limits.md', () => {
   const limits = valueAt(contract, '#/x-limits') as Record<string, any>;
-  const buckets = valueAt(contract, '#/x-rate-limit-buckets') as { buckets: Array<{ name: string; ultra_per_minute: number }>; tier_multipliers: Record<string, unknown> };
+  const buckets = valueAt(contract, '#/x-rate-limit-buckets') as {
+    buckets: Array<{ name: string; ultra_per_minute: number }>;
+    tier_multipliers: Record<string, unknown>;
+  };
   const number = (value: number): string => value.toLocaleString('en-US');
 
-  test('states the contract\'s rate limits', async () => {
+  test("states the contract's rate limits", async () => {
     const page = await read('docs/limits.md');
     for (const bucket of buckets.buckets) {
       expect(page).toContain(`| \`${bucket.name}\` | ${number(bucket.ultra_per_minute)} |`);
@@ -97,7 +108,7 @@ describe('limits.md', () => {
     expect(page).toContain(`Free ${free}, Pro ${pro}, Max ${max}, Ultra ${ultra}`);
   });
 
-  test('states the contract\'s other limits', async () => {
+  test("states the contract's other limits", async () => {
     const page = await read('docs/limits.md');
     const rows = [
       `| Synths per session | ${limits['synths_per_session'].min} to ${limits['synths_per_session'].max}, from a library of ${limits['synths_per_session'].library_size} |`,
@@ -126,10 +137,12 @@ describe('limits.md', () => {
 describe('versioning.md', () => {
   test('lists every rule of the breaking-change guard with its reason', async () => {
     const page = await read('docs/versioning.md');
-    expect(Object.entries(breakingRules).filter(([rule, reason]) => !page.includes(`| \`${rule}\` | ${reason} |`))).toEqual([]);
+    expect(
+      Object.entries(breakingRules).filter(([rule, reason]) => !page.includes(`| \`${rule}\` | ${reason} |`)),
+    ).toEqual([]);
   });
 
-  test('lists the contract\'s date versions', async () => {
+  test("lists the contract's date versions", async () => {
     const page = await read('docs/versioning.md');
     const versions = valueAt(contract, '#/x-api-versions/supported') as Array<{ version: string }>;
     expect(versions.length).toBeGreaterThan(0);

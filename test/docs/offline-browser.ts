@@ -58,7 +58,11 @@ export interface OfflineBrowser {
 
 export async function openOfflineBrowser(viewport = { width: 1400, height: 1000 }): Promise<OfflineBrowser> {
   const profile = await mkdtemp(join(tmpdir(), 'boardkit-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: findChromium(), args: chromiumArgs, viewport });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: findChromium(),
+    args: chromiumArgs,
+    viewport,
+  });
   const remoteRequests: string[] = [];
   const localRequests: string[] = [];
   await context.route('**/*', async (route) => {

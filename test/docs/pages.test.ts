@@ -70,7 +70,11 @@ describe('variant map', () => {
 
   test('gives each start response variant its own example', () => {
     const table = section(page, '### `StartSessionResponse`');
-    for (const [branch, example] of [['A1', 'variant_a1'], ['A2', 'variant_a2'], ['B', 'variant_b']]) {
+    for (const [branch, example] of [
+      ['A1', 'variant_a1'],
+      ['A2', 'variant_a2'],
+      ['B', 'variant_b'],
+    ]) {
       const row = table.split('\n').find((line) => line.startsWith(`| \`StartSessionResponse${branch}\``));
       expect(row).toContain(`\`${example}\``);
     }
@@ -78,11 +82,18 @@ describe('variant map', () => {
 
   test('the event-list matrix agrees with the four published lists', () => {
     const matrix = section(page, '### `WebhookEventList`');
-    const lists = [1, 2, 3, 4].map((n) => constantOf(valueAt(contract, `#/components/schemas/WebhookEventListVariant${n}`))?.value as string[]);
+    const lists = [1, 2, 3, 4].map(
+      (n) => constantOf(valueAt(contract, `#/components/schemas/WebhookEventListVariant${n}`))?.value as string[],
+    );
     const names = new Set(lists.flat());
     expect(names.size).toBeGreaterThan(0);
     for (const name of names) {
-      const cells = matrix.split('\n').find((line) => line.startsWith(`| \`${name}\` |`))?.split('|').slice(2, 6).map((cell) => cell.trim());
+      const cells = matrix
+        .split('\n')
+        .find((line) => line.startsWith(`| \`${name}\` |`))
+        ?.split('|')
+        .slice(2, 6)
+        .map((cell) => cell.trim());
       expect(cells, name).toEqual(lists.map((list) => (list.includes(name) ? 'yes' : '')));
     }
   });
@@ -95,7 +106,9 @@ describe('variant map', () => {
   });
 
   test('names the alias of every aliased operation', () => {
-    const aliases = listOperations(contract).filter((entry) => (entry.operation as Record<string, unknown>)['x-alias-of'] !== undefined);
+    const aliases = listOperations(contract).filter(
+      (entry) => (entry.operation as Record<string, unknown>)['x-alias-of'] !== undefined,
+    );
     const table = section(page, '### Paths published in two forms');
     expect(aliases.filter((entry) => !table.includes(`| \`${operationLabel(entry)}\` |`))).toEqual([]);
   });
@@ -111,7 +124,9 @@ describe('provenance report', () => {
   test('totals the marks of each provenance', () => {
     const totals = page.split('\n').find((line) => line.startsWith('| **all parts** |'));
     const count = (value: string): number => marks.filter(([, provenance]) => provenance === value).length;
-    expect(totals).toBe(`| **all parts** | **${count('stated')}** | **${count('variant')}** | **${count('designed')}** | **${marks.length}** |`);
+    expect(totals).toBe(
+      `| **all parts** | **${count('stated')}** | **${count('variant')}** | **${count('designed')}** | **${marks.length}** |`,
+    );
     expect(page).not.toContain('## Unknown values');
   });
 
@@ -140,7 +155,12 @@ describe('error catalog', () => {
     // Operations declaring the status with a problem of this slug, found by status code.
     const answering = operations.filter((entry) => {
       const response = entry.operation.responses?.[String(type.status)];
-      return response !== undefined && resolve<Record<string, unknown>>(contract, `${entry.pointer}/responses/${type.status}`).node['x-problem-slug'] === slug;
+      return (
+        response !== undefined &&
+        resolve<Record<string, unknown>>(contract, `${entry.pointer}/responses/${type.status}`).node[
+          'x-problem-slug'
+        ] === slug
+      );
     });
     if (answering.length === 0) {
       expect(text).toContain('no operation declares it');

@@ -102,7 +102,9 @@ describe('the API reference', () => {
       const text = await open(tag.toLowerCase(), tag);
       const tagged = operations.filter((entry) => entry.operation.tags?.[0] === tag);
       expect(tagged.length).toBeGreaterThan(0);
-      expect(tagged.map((entry) => entry.operation.summary ?? '').filter((summary) => !text.includes(summary))).toEqual([]);
+      expect(tagged.map((entry) => entry.operation.summary ?? '').filter((summary) => !text.includes(summary))).toEqual(
+        [],
+      );
     },
   );
 

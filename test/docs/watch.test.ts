@@ -48,10 +48,14 @@ describe('boardkit docs --watch', () => {
     const page = join(site, 'index.html');
     // Printed relative to the folder the command runs in, as every command prints what it wrote.
     const printedPage = relative(packageRoot, page);
-    child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), 'docs', '--watch', '--root', root, '--out', site], {
-      cwd: packageRoot,
-      detached: true,
-    });
+    child = spawn(
+      process.execPath,
+      [join(packageRoot, 'bin', 'boardkit.js'), 'docs', '--watch', '--root', root, '--out', site],
+      {
+        cwd: packageRoot,
+        detached: true,
+      },
+    );
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr?.resume();
     const exit = new Promise<number | null>((done) => child?.once('exit', (code) => done(code)));

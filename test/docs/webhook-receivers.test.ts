@@ -67,7 +67,9 @@ afterAll(async () => {
 
 async function failuresOf(receiver: Running, secret: string): Promise<string[]> {
   const result = await checkReceiver(loadContract(), { url: receiver.url, secret });
-  return result.requirements.filter((one) => one.status !== 'pass').map((one) => `${one.id} ${one.status}: ${one.observations[0]?.message ?? one.reason ?? ''}`);
+  return result.requirements
+    .filter((one) => one.status !== 'pass')
+    .map((one) => `${one.id} ${one.status}: ${one.observations[0]?.message ?? one.reason ?? ''}`);
 }
 
 describe('the Node.js receiver', () => {
@@ -92,19 +94,32 @@ describe('the Node.js receiver', () => {
   });
 
   test('accepts every delivery forwarded by the reference server at --time-scale 1000', async () => {
-    const server = await startServer({ db: ':memory:', apiKeys: ['sk_test_receiverdocs000000001'], timeScale: 1000, forwardWebhooks: { url: receiver.url, secret } });
+    const server = await startServer({
+      db: ':memory:',
+      apiKeys: ['sk_test_receiverdocs000000001'],
+      timeScale: 1000,
+      forwardWebhooks: { url: receiver.url, secret },
+    });
     try {
       // Simulated time first runs past the replay window ahead of the wall clock.
       await waitFor(() => server.services.clock.now() - Date.now() > 301_000, 10_000);
       const response = await fetch(`${server.baseUrl}/v1/sessions`, {
         method: 'POST',
         headers: { authorization: 'Bearer sk_test_receiverdocs000000001', 'content-type': 'application/json' },
-        body: JSON.stringify({ mode: 'boardroom', title: 'Open a second office', synths: ['cfo', 'skeptic'], rounds: 1 }),
+        body: JSON.stringify({
+          mode: 'boardroom',
+          title: 'Open a second office',
+          synths: ['cfo', 'skeptic'],
+          rounds: 1,
+        }),
       });
       expect(response.status).toBe(202);
       const { outbox } = server.services.webhooks;
       const attempts = (): ReturnType<typeof outbox.listAttempts> => outbox.listAttempts(forwardTargetId);
-      const answered = (event: string): boolean => attempts().some((attempt) => attempt.responseCode !== null && outbox.getDelivery(attempt.deliveryId)?.event === event);
+      const answered = (event: string): boolean =>
+        attempts().some(
+          (attempt) => attempt.responseCode !== null && outbox.getDelivery(attempt.deliveryId)?.event === event,
+        );
       await waitFor(() => answered('session.created') && answered('session.complete'), 30_000);
       expect(attempts().map((attempt) => attempt.responseCode)).toEqual(attempts().map(() => 204));
     } finally {

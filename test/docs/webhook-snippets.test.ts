@@ -14,7 +14,6 @@ import { packageRoot } from '../../src/contract/paths.js';
 import { strictDiagnostics, writeModule } from '../support/snippet-program.js';
 import { testVector as vector } from '../webhooks/fixtures/test-vector.js';
 
-
 /** The code of the fenced block whose info string is exactly `info` (CommonMark §4.5). */
 function snippet(markdown: string, info: string): string {
   const blocks = [...markdown.matchAll(/^```([^\n]*)\n([\s\S]*?)^```$/gm)].filter((match) => match[1]?.trim() === info);
@@ -24,7 +23,11 @@ function snippet(markdown: string, info: string): string {
   return blocks[0]?.[2] ?? '';
 }
 
-function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<string> {
+function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env } });
     let stdout = '';
@@ -32,7 +35,9 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Nod
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${command} exited ${String(code)}: ${stderr}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`${command} exited ${String(code)}: ${stderr}`)),
+    );
     child.stdin.end(options.input ?? '');
   });
 }
@@ -49,7 +54,13 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-type Verify = (secret: string, rawBody: Buffer | string, signature?: string, timestamp?: string, nowSeconds?: number) => 'ok' | 400 | 401;
+type Verify = (
+  secret: string,
+  rawBody: Buffer | string,
+  signature?: string,
+  timestamp?: string,
+  nowSeconds?: number,
+) => 'ok' | 400 | 401;
 
 describe('the TypeScript check', () => {
   let verify: Verify;
@@ -115,14 +126,20 @@ describe('the openssl one-liners', () => {
   }
 
   test('print the signature of the test vector', async () => {
-    expect(await signWith('sh verify', vector.signing_secret, vector.raw_body, vector.timestamp)).toBe(vector.signature);
+    expect(await signWith('sh verify', vector.signing_secret, vector.raw_body, vector.timestamp)).toBe(
+      vector.signature,
+    );
   });
 
   test('print another signature for another timestamp', async () => {
-    expect(await signWith('sh verify', vector.signing_secret, vector.raw_body, vector.timestamp + 1)).not.toBe(vector.signature);
+    expect(await signWith('sh verify', vector.signing_secret, vector.raw_body, vector.timestamp + 1)).not.toBe(
+      vector.signature,
+    );
   });
 
   test('print the legacy signature over the raw body alone', async () => {
-    expect(await signWith('sh verify-legacy', vector.legacy_secret, vector.legacy_raw_body)).toBe(vector.legacy_signature);
+    expect(await signWith('sh verify-legacy', vector.legacy_secret, vector.legacy_raw_body)).toBe(
+      vector.legacy_signature,
+    );
   });
 });

@@ -45,7 +45,17 @@ describe('arguments', () => {
     const reportDir = await mkdtemp(join(tmpdir(), 'boardkit-fuzz-down-'));
     try {
       const run = await boardkit(
-        ['fuzz', '--target', 'http://127.0.0.1:9', '--max-examples', '1', '--phases', 'examples', '--report-dir', reportDir],
+        [
+          'fuzz',
+          '--target',
+          'http://127.0.0.1:9',
+          '--max-examples',
+          '1',
+          '--phases',
+          'examples',
+          '--report-dir',
+          reportDir,
+        ],
         { BOARDKIT_API_KEY: 'sk_test_4eC39HqLyjWDarjtT1zdp7dc' },
       );
       expect(run.code, run.stdout).toBe(2);
@@ -72,37 +82,45 @@ describe('a failing target', () => {
     }
   });
 
-  test(
-    'exits 1 and reports the failure, its operation and its curl',
-    async () => {
-      const config = join(packageRoot, 'test', 'fixtures', 'fuzz', 'get-session-only.toml');
-      const run = await boardkit(
-        ['fuzz', '--target', mock.baseUrl, '--max-examples', '1', '--phases', 'examples', '--config', config, '--report-dir', reportDir],
-        { BOARDKIT_API_KEY: 'sk_test_4eC39HqLyjWDarjtT1zdp7dc' },
-      );
-      expect(run.code).toBe(1);
-      expect(run.stdout).toContain('boardkit fuzz: FAILED (exit 1)');
-      expect(run.stdout).toContain('Failure ST401 API accepts invalid authentication (1): GET /v1/sessions/{id}');
-      expect(run.stdout).toContain(`See ${join(reportDir, reportFiles.summary)}`);
-      // The key travels in the environment and Schemathesis filters it out of what it prints.
-      expect(run.stdout).not.toContain('sk_test_4eC39HqLyjWDarjtT1zdp7dc');
+  test('exits 1 and reports the failure, its operation and its curl', async () => {
+    const config = join(packageRoot, 'test', 'fixtures', 'fuzz', 'get-session-only.toml');
+    const run = await boardkit(
+      [
+        'fuzz',
+        '--target',
+        mock.baseUrl,
+        '--max-examples',
+        '1',
+        '--phases',
+        'examples',
+        '--config',
+        config,
+        '--report-dir',
+        reportDir,
+      ],
+      { BOARDKIT_API_KEY: 'sk_test_4eC39HqLyjWDarjtT1zdp7dc' },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('boardkit fuzz: FAILED (exit 1)');
+    expect(run.stdout).toContain('Failure ST401 API accepts invalid authentication (1): GET /v1/sessions/{id}');
+    expect(run.stdout).toContain(`See ${join(reportDir, reportFiles.summary)}`);
+    // The key travels in the environment and Schemathesis filters it out of what it prints.
+    expect(run.stdout).not.toContain('sk_test_4eC39HqLyjWDarjtT1zdp7dc');
 
-      const report = parseRunReport(await readFile(join(reportDir, reportFiles.json), 'utf8'));
-      expect(report.operations?.selected).toBe(1);
-      expect(report.failures.map((failure) => [failure.code, failure.operations])).toEqual([
-        ['ST401', ['GET /v1/sessions/{id}']],
-      ]);
+    const report = parseRunReport(await readFile(join(reportDir, reportFiles.json), 'utf8'));
+    expect(report.operations?.selected).toBe(1);
+    expect(report.failures.map((failure) => [failure.code, failure.operations])).toEqual([
+      ['ST401', ['GET /v1/sessions/{id}']],
+    ]);
 
-      const cases = parseJunit(await readFile(join(reportDir, reportFiles.junit), 'utf8'));
-      const failing = cases.find((testCase) => testCase.name === 'GET /v1/sessions/{id}');
-      expect(failing?.findings.map((finding) => finding.message)).toEqual(['ST401']);
+    const cases = parseJunit(await readFile(join(reportDir, reportFiles.junit), 'utf8'));
+    const failing = cases.find((testCase) => testCase.name === 'GET /v1/sessions/{id}');
+    expect(failing?.findings.map((finding) => finding.message)).toEqual(['ST401']);
 
-      const summary = await readFile(join(reportDir, reportFiles.summary), 'utf8');
-      expect(summary).toContain('**FAILED** (exit code 1)');
-      expect(summary).toContain('| ST401 API accepts invalid authentication | critical | 1 | `GET /v1/sessions/{id}` |');
-      expect(summary).toMatch(/curl -X GET .*\/v1\/sessions\//);
-      expect(await readFile(join(reportDir, reportFiles.log), 'utf8')).toContain('Schemathesis v4.32.5');
-    },
-    180_000,
-  );
+    const summary = await readFile(join(reportDir, reportFiles.summary), 'utf8');
+    expect(summary).toContain('**FAILED** (exit code 1)');
+    expect(summary).toContain('| ST401 API accepts invalid authentication | critical | 1 | `GET /v1/sessions/{id}` |');
+    expect(summary).toMatch(/curl -X GET .*\/v1\/sessions\//);
+    expect(await readFile(join(reportDir, reportFiles.log), 'utf8')).toContain('Schemathesis v4.32.5');
+  }, 180_000);
 });

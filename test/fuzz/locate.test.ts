@@ -52,7 +52,10 @@ describe('locateSchemathesis', () => {
 
   test('--schemathesis PATH wins over everything else', async () => {
     const lines: string[] = [];
-    const located = await locateSchemathesis({ explicit: checkoutExecutable ?? '', onProgress: (line) => lines.push(line) });
+    const located = await locateSchemathesis({
+      explicit: checkoutExecutable ?? '',
+      onProgress: (line) => lines.push(line),
+    });
     expect(located).toEqual({ executable: checkoutExecutable, source: 'option' });
     expect(lines).toEqual([]);
   });
@@ -64,7 +67,11 @@ describe('locateSchemathesis', () => {
   });
 
   test('outside a checkout, a schemathesis on PATH with the pinned version is used', async () => {
-    const located = await locateSchemathesis({ checkout: elsewhere, path: dirname(checkoutExecutable ?? ''), cacheDir: elsewhere });
+    const located = await locateSchemathesis({
+      checkout: elsewhere,
+      path: dirname(checkoutExecutable ?? ''),
+      cacheDir: elsewhere,
+    });
     expect(located).toEqual({ executable: checkoutExecutable, source: 'path' });
   });
 });

@@ -95,7 +95,9 @@ afterAll(async () => {
 });
 
 async function fuzz(key: string, dir: string, ...args: string[]) {
-  const run = await runBoardkit(['fuzz', '--target', server.baseUrl, '--report-dir', dir, ...args], { BOARDKIT_API_KEY: key });
+  const run = await runBoardkit(['fuzz', '--target', server.baseUrl, '--report-dir', dir, ...args], {
+    BOARDKIT_API_KEY: key,
+  });
   const summary = await readFile(join(dir, reportFiles.summary), 'utf8');
   const report: RunReport = parseRunReport(await readFile(join(dir, reportFiles.json), 'utf8'));
   return { ...run, summary, report };
@@ -111,7 +113,12 @@ test(
     expect(report.failures, summary).toEqual([]);
     expect(report.errors, summary).toEqual([]);
     expect(run.code, summary).toBe(0);
-    expect(Object.values(report.phases ?? {}).map((phase) => phase.status)).toEqual(['success', 'success', 'success', 'success']);
+    expect(Object.values(report.phases ?? {}).map((phase) => phase.status)).toEqual([
+      'success',
+      'success',
+      'success',
+      'success',
+    ]);
     expect(report.operations?.tested).toBe(report.operations?.total);
     // Every response the server sent during the run was valid against the contract.
     expect(server.violations).toEqual([]);
@@ -129,38 +136,49 @@ test(
     // Progress while it ran: each phase, each operation it reached; then what ran.
     for (const phase of ['examples', 'coverage', 'fuzzing', 'stateful']) {
       expect(run.stderr).toMatch(new RegExp(`^boardkit fuzz \\[ *\\d+ s\\] ${phase} phase$`, 'm'));
-      expect(run.stderr).toMatch(new RegExp(`^boardkit fuzz \\[ *\\d+ s\\] ${phase}  GET /v1/sessions/\\{id\\}  \\(operation \\d+`, 'm'));
+      expect(run.stderr).toMatch(
+        new RegExp(`^boardkit fuzz \\[ *\\d+ s\\] ${phase}  GET /v1/sessions/\\{id\\}  \\(operation \\d+`, 'm'),
+      );
     }
     expect(run.stdout).toContain('boardkit fuzz: passed (exit 0)');
-    expect(run.stdout).toMatch(/Ran in \d+ s, ran to completion\.\n {2}Phases: examples passed, coverage passed, fuzzing passed, stateful passed\./);
+    expect(run.stdout).toMatch(
+      /Ran in \d+ s, ran to completion\.\n {2}Phases: examples passed, coverage passed, fuzzing passed, stateful passed\./,
+    );
   },
   // Under a minute at the CI size, a few at the full size (docs/fuzzing.md); room for slow machines.
   Math.max(15, maxExamples) * 60_000,
 );
 
-test(
-  'a workspace without credits passes: 402 is the contract\'s answer; a time budget ends the run within it',
-  async () => {
-    const maxTime = 20;
-    const dir = await mkdtemp(join(tmpdir(), 'boardkit-fuzz-402-'));
-    try {
-      const run = await fuzz(brokeKey, dir, '--max-examples', '2', '--phases', 'examples,stateful', '--max-time', String(maxTime));
-      expect(run.report.failures, run.summary).toEqual([]);
-      expect(run.code, run.summary).toBe(0);
-      const refusals = exchanges.filter((exchange) => exchange.key === brokeKey && exchange.status === 402);
-      expect(refusals.length).toBeGreaterThan(0);
+test("a workspace without credits passes: 402 is the contract's answer; a time budget ends the run within it", async () => {
+  const maxTime = 20;
+  const dir = await mkdtemp(join(tmpdir(), 'boardkit-fuzz-402-'));
+  try {
+    const run = await fuzz(
+      brokeKey,
+      dir,
+      '--max-examples',
+      '2',
+      '--phases',
+      'examples,stateful',
+      '--max-time',
+      String(maxTime),
+    );
+    expect(run.report.failures, run.summary).toEqual([]);
+    expect(run.code, run.summary).toBe(0);
+    const refusals = exchanges.filter((exchange) => exchange.key === brokeKey && exchange.status === 402);
+    expect(refusals.length).toBeGreaterThan(0);
 
-      // Schemathesis spends the budget (fuzzing and stateful repeat until it is gone) and stops at it.
-      expect(run.report.stop_reason).toBe('max_time');
-      expect(run.report.running_time).toBeLessThan(maxTime + 10);
-      expect(run.stdout).toContain(`stopped at its time budget of ${maxTime} s.`);
-      expect(run.summary).toContain(`\`--max-time ${maxTime}\``);
-      // The examples phase meets 402 at once (the contract's start examples); how far the stateful phase gets
-      // in what is left of the budget depends on the machine.
-      expect(run.stdout).toMatch(/Phases: examples passed, coverage skipped \(disabled\), fuzzing skipped \(disabled\), stateful \w+/);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  },
-  120_000,
-);
+    // Schemathesis spends the budget (fuzzing and stateful repeat until it is gone) and stops at it.
+    expect(run.report.stop_reason).toBe('max_time');
+    expect(run.report.running_time).toBeLessThan(maxTime + 10);
+    expect(run.stdout).toContain(`stopped at its time budget of ${maxTime} s.`);
+    expect(run.summary).toContain(`\`--max-time ${maxTime}\``);
+    // The examples phase meets 402 at once (the contract's start examples); how far the stateful phase gets
+    // in what is left of the budget depends on the machine.
+    expect(run.stdout).toMatch(
+      /Phases: examples passed, coverage skipped \(disabled\), fuzzing skipped \(disabled\), stateful \w+/,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -78,7 +78,9 @@ describe('parseJunit', () => {
       ['failure', 'ST401'],
       ['failure', 'ST101'],
     ]);
-    expect(findings[0]?.text).toContain(`curl -X GET -H 'Authorization: [Filtered]' "http://127.0.0.1:8080/v1/sessions/a&b" <x> é☺`);
+    expect(findings[0]?.text).toContain(
+      `curl -X GET -H 'Authorization: [Filtered]' "http://127.0.0.1:8080/v1/sessions/a&b" <x> é☺`,
+    );
   });
 
   test('reads skips', () => {
@@ -92,7 +94,10 @@ describe('parseJunit', () => {
 
 describe('parseRunReport', () => {
   test('keeps the 128-bit seed digit for digit', () => {
-    const text = JSON.stringify({ ...runReport(), seed: 0 }).replace('"seed":0', '"seed": 205250848107079444548996491790510640591');
+    const text = JSON.stringify({ ...runReport(), seed: 0 }).replace(
+      '"seed":0',
+      '"seed": 205250848107079444548996491790510640591',
+    );
     expect(parseRunReport(text).seed).toBe('205250848107079444548996491790510640591');
   });
 });
@@ -103,7 +108,13 @@ describe('verdict', () => {
   });
 
   test('a failure of the target is 1, whatever else happened', () => {
-    const failure = { code: 'ST101', title: 'Server error', severity: 'critical', count: 1, operations: ['GET /v1/health'] };
+    const failure = {
+      code: 'ST101',
+      title: 'Server error',
+      severity: 'critical',
+      count: 1,
+      operations: ['GET /v1/health'],
+    };
     expect(verdict(1, runReport({ failures: [failure] }))).toBe(1);
     expect(verdict(0, runReport({ failures: [failure] }))).toBe(1);
     expect(verdict(1, runReport({ failures: [failure], errors: [{ title: 'Network Error', count: 2 }] }))).toBe(1);
@@ -147,7 +158,13 @@ describe('schemathesisArguments', () => {
 
 describe('outcomeLines', () => {
   test('say why the run ended, each phase, and the failures', () => {
-    const failure = { code: 'ST202', title: 'Schema-valid request rejected', severity: 'high', count: 5, operations: ['POST /v1/sessions'] };
+    const failure = {
+      code: 'ST202',
+      title: 'Schema-valid request rejected',
+      severity: 'high',
+      count: 5,
+      operations: ['POST /v1/sessions'],
+    };
     const lines = outcomeLines({
       target: 'http://127.0.0.1:8080',
       maxExamples: 2,
@@ -157,7 +174,10 @@ describe('outcomeLines', () => {
         stop_reason: 'max_time',
         running_time: 60.2,
         failures: [failure],
-        phases: { examples: { status: 'success', skip_reason: null }, stateful: { status: 'skip', skip_reason: 'disabled' } },
+        phases: {
+          examples: { status: 'success', skip_reason: null },
+          stateful: { status: 'skip', skip_reason: 'disabled' },
+        },
       }),
       testCases: [],
     });
@@ -170,7 +190,9 @@ describe('outcomeLines', () => {
   });
 
   test('say when there is no report', () => {
-    expect(outcomeLines({ target: 'http://127.0.0.1:9', maxExamples: 2, exitCode: 2, report: undefined, testCases: [] })[0]).toContain('No run report');
+    expect(
+      outcomeLines({ target: 'http://127.0.0.1:9', maxExamples: 2, exitCode: 2, report: undefined, testCases: [] })[0],
+    ).toContain('No run report');
   });
 });
 
@@ -198,7 +220,7 @@ describe('progress', () => {
     ]);
   });
 
-  test('reads the hooks\' JSON lines and leaves anything else out', async () => {
+  test("reads the hooks' JSON lines and leaves anything else out", async () => {
     const stream = new PassThrough();
     const calls: CallRecord[] = [];
     readCallRecords(stream, (record) => calls.push(record));
@@ -211,7 +233,13 @@ describe('progress', () => {
 
 describe('renderSummary', () => {
   test('a clean run says so', () => {
-    const page = renderSummary({ target: 'http://127.0.0.1:8080', maxExamples: 100, exitCode: 0, report: runReport(), testCases: [] });
+    const page = renderSummary({
+      target: 'http://127.0.0.1:8080',
+      maxExamples: 100,
+      exitCode: 0,
+      report: runReport(),
+      testCases: [],
+    });
     expect(page).toContain('**passed** (exit code 0)');
     expect(page).toContain('--seed 144483703164945644836392142852117667822');
     expect(page).toContain('| stateful | passed |  |');
@@ -222,11 +250,28 @@ describe('renderSummary', () => {
   test('a failing run lists each check, its operations and every failing case with its curl', () => {
     const report = runReport({
       exit_code: 1,
-      phases: { examples: { status: 'failure', skip_reason: null }, fuzzing: { status: 'skip', skip_reason: 'disabled' } },
-      failures: [{ code: 'ST401', title: 'API accepts invalid | authentication', severity: 'critical', count: 1, operations: ['GET /v1/sessions/{id}'] }],
+      phases: {
+        examples: { status: 'failure', skip_reason: null },
+        fuzzing: { status: 'skip', skip_reason: 'disabled' },
+      },
+      failures: [
+        {
+          code: 'ST401',
+          title: 'API accepts invalid | authentication',
+          severity: 'critical',
+          count: 1,
+          operations: ['GET /v1/sessions/{id}'],
+        },
+      ],
       warnings: { missing_test_data: ['GET /v1/sessions/{id}'], missing_auth: [] },
     });
-    const page = renderSummary({ target: 'http://127.0.0.1:8080', maxExamples: 5, exitCode: 1, report, testCases: parseJunit(junit) });
+    const page = renderSummary({
+      target: 'http://127.0.0.1:8080',
+      maxExamples: 5,
+      exitCode: 1,
+      report,
+      testCases: parseJunit(junit),
+    });
     expect(page).toContain('**FAILED** (exit code 1)');
     expect(page).toContain('| examples | FAILED |  |');
     expect(page).toContain('| fuzzing | skipped | disabled |');
@@ -240,7 +285,13 @@ describe('renderSummary', () => {
   });
 
   test('a run that never tested says where to look', () => {
-    const page = renderSummary({ target: 'http://127.0.0.1:9', maxExamples: 5, exitCode: 2, report: undefined, testCases: [] });
+    const page = renderSummary({
+      target: 'http://127.0.0.1:9',
+      maxExamples: 5,
+      exitCode: 2,
+      report: undefined,
+      testCases: [],
+    });
     expect(page).toContain('**FAILED** (exit code 2)');
     expect(page).toContain('schemathesis.log');
   });

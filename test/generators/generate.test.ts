@@ -47,7 +47,9 @@ describe('client generators', () => {
     expect(operationCount).toBe(46);
     expect(output['python']).not.toMatch(/Warning|Unable to process|Skipping/);
     const groups = await readdir(join(dir, 'python', 'api'));
-    const modules = (await Promise.all(groups.filter((g) => !g.includes('.')).map((g) => readdir(join(dir, 'python', 'api', g)))))
+    const modules = (
+      await Promise.all(groups.filter((g) => !g.includes('.')).map((g) => readdir(join(dir, 'python', 'api', g))))
+    )
       .flat()
       .filter((file) => file.endsWith('.py') && file !== '__init__.py');
     expect(modules).toHaveLength(operationCount);
@@ -72,7 +74,10 @@ describe('client generators', () => {
       lib: ['ES2022', 'DOM', 'DOM.Iterable'],
       types: [],
     };
-    await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['orval/**/*.ts', 'hey-api/**/*.ts'] }));
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions, include: ['orval/**/*.ts', 'hey-api/**/*.ts'] }),
+    );
     await expect(run(bin('tsc'), ['-p', dir])).resolves.toBeDefined();
   }, 120_000);
 

@@ -23,7 +23,12 @@ let server: ChildServer;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'boardkit-python-walk-'));
   [server] = await Promise.all([
-    startChildServer({ db: join(dir, 'board.db'), apiKeys: [apiKey], timeScale: 1000, flags: ['--allow-loopback-webhooks'] }),
+    startChildServer({
+      db: join(dir, 'board.db'),
+      apiKeys: [apiKey],
+      timeScale: 1000,
+      flags: ['--allow-loopback-webhooks'],
+    }),
     pythonGenerate(contractFile, join(dir, 'board_client')),
   ]);
 }, 180_000);
@@ -34,10 +39,14 @@ afterAll(async () => {
 });
 
 test('the generated Python client walks the reference server', async () => {
-  const { stdout } = await run(venvBin('python'), [join(packageRoot, 'test', 'generators', 'walk.py'), server.baseUrl, apiKey], {
-    env: { ...process.env, PYTHONPATH: dir },
-    timeout: 240_000,
-  });
+  const { stdout } = await run(
+    venvBin('python'),
+    [join(packageRoot, 'test', 'generators', 'walk.py'), server.baseUrl, apiKey],
+    {
+      env: { ...process.env, PYTHONPATH: dir },
+      timeout: 240_000,
+    },
+  );
   const walk = JSON.parse(stdout) as { started: string; reads: number; pages: number; delivery: string };
   expect(walk.started).toMatch(/^ses_/);
   expect(walk.reads).toBeGreaterThanOrEqual(1);

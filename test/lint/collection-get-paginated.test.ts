@@ -15,14 +15,21 @@ testRule('collection-get-paginated', [
     document: openapi({
       paths: {
         '/v1/sessions': {
-          get: { operationId: 'listSessions', parameters: [limit, cursor], responses: answering({ $ref: '#/components/schemas/SessionPage' }) },
+          get: {
+            operationId: 'listSessions',
+            parameters: [limit, cursor],
+            responses: answering({ $ref: '#/components/schemas/SessionPage' }),
+          },
         },
         '/v1/webhooks': {
           parameters: [limit],
           get: { operationId: 'listWebhooks', parameters: [cursor], responses: answering({ allOf: [page] }) },
         },
         '/v1/sessions/{id}': {
-          get: { operationId: 'getSession', responses: answering({ type: 'object', properties: { id: { type: 'string' } } }) },
+          get: {
+            operationId: 'getSession',
+            responses: answering({ type: 'object', properties: { id: { type: 'string' } } }),
+          },
         },
         '/v1/listeners': { get: { operationId: 'listenerStatus', responses: answering({ type: 'object' }) } },
       },
@@ -33,7 +40,9 @@ testRule('collection-get-paginated', [
   {
     name: 'rejects a collection without limit or cursor',
     document: openapi({
-      paths: { '/v1/sessions': { get: { operationId: 'listSessions', parameters: [limit], responses: answering(page) } } },
+      paths: {
+        '/v1/sessions': { get: { operationId: 'listSessions', parameters: [limit], responses: answering(page) } },
+      },
     }),
     errors: [{ path: ['paths', '/v1/sessions', 'get'], message: /does not take the query parameter `cursor`/ }],
   },
@@ -42,7 +51,11 @@ testRule('collection-get-paginated', [
     document: openapi({
       paths: {
         '/v1/sessions': {
-          get: { operationId: 'listSessions', parameters: [limit, cursor], responses: answering({ $ref: '#/components/schemas/SessionPage' }) },
+          get: {
+            operationId: 'listSessions',
+            parameters: [limit, cursor],
+            responses: answering({ $ref: '#/components/schemas/SessionPage' }),
+          },
         },
       },
       components: { schemas: { SessionPage: { ...page, required: ['items'] } } },

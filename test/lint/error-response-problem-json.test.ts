@@ -55,9 +55,18 @@ testRule('error-response-problem-json', [
       },
     }),
     errors: [
-      { path: ['paths', '/v1/sessions/{id}', 'get', 'responses', '404'], message: /^Error response 404 must be served as `application\/problem\+json`/ },
-      { path: ['paths', '/v1/sessions/{id}', 'get', 'responses', '404', 'content', 'application/json'], message: /serves `application\/json`/ },
-      { path: ['paths', '/v1/sessions/{id}', 'get', 'responses', '409', 'content', 'text/plain'], message: /serves `text\/plain`/ },
+      {
+        path: ['paths', '/v1/sessions/{id}', 'get', 'responses', '404'],
+        message: /^Error response 404 must be served as `application\/problem\+json`/,
+      },
+      {
+        path: ['paths', '/v1/sessions/{id}', 'get', 'responses', '404', 'content', 'application/json'],
+        message: /serves `application\/json`/,
+      },
+      {
+        path: ['paths', '/v1/sessions/{id}', 'get', 'responses', '409', 'content', 'text/plain'],
+        message: /serves `text\/plain`/,
+      },
     ],
   },
   {
@@ -76,8 +85,24 @@ testRule('error-response-problem-json', [
       },
     }),
     errors: [
-      { path: ['paths', '/v1/sessions/{id}', 'get', 'responses', '404', 'content', 'application/problem+json'], message: /has no named example/ },
-      { path: ['paths', '/v1/sessions/{id}', 'get', 'responses', '409', 'content', 'application/problem+json', 'examples', 'copied'], message: /^Example `copied` of error response 409 has status 404; it must be 409/ },
+      {
+        path: ['paths', '/v1/sessions/{id}', 'get', 'responses', '404', 'content', 'application/problem+json'],
+        message: /has no named example/,
+      },
+      {
+        path: [
+          'paths',
+          '/v1/sessions/{id}',
+          'get',
+          'responses',
+          '409',
+          'content',
+          'application/problem+json',
+          'examples',
+          'copied',
+        ],
+        message: /^Example `copied` of error response 409 has status 404; it must be 409/,
+      },
     ],
   },
   {

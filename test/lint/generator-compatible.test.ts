@@ -1,7 +1,6 @@
 import { openapi, testRule } from './testRule.js';
 
-const schemas = (components: Record<string, unknown>) =>
-  openapi({ components: { schemas: components } });
+const schemas = (components: Record<string, unknown>) => openapi({ components: { schemas: components } });
 
 testRule('generator-compatible', [
   {
@@ -15,16 +14,29 @@ testRule('generator-compatible', [
         additionalProperties: false,
         'x-provenance': 'stated',
       },
-      Waits: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2, prefixItems: [{ enum: [1] }, { enum: [5] }] },
+      Waits: {
+        type: 'array',
+        items: { type: 'integer' },
+        minItems: 2,
+        maxItems: 2,
+        prefixItems: [{ enum: [1] }, { enum: [5] }],
+      },
       Event: { type: 'object', properties: { event: { type: 'string', enum: ['a', 'b'] } } },
-      EventA: { allOf: [{ $ref: '#/components/schemas/Event' }, { type: 'object', properties: { event: { enum: ['a'] } } }] },
+      EventA: {
+        allOf: [{ $ref: '#/components/schemas/Event' }, { type: 'object', properties: { event: { enum: ['a'] } } }],
+      },
     }),
     errors: [],
   },
   {
     name: 'rejects a boolean member schema, naming openapi-python-client and not/required',
     document: schemas({ Answer: { type: 'object', properties: { id: { type: 'string' }, task_id: false } } }),
-    errors: [{ path: ['components', 'schemas', 'Answer', 'properties', 'task_id'], message: /openapi-python-client.*`not: \{required: \[name\]\}`/ }],
+    errors: [
+      {
+        path: ['components', 'schemas', 'Answer', 'properties', 'task_id'],
+        message: /openapi-python-client.*`not: \{required: \[name\]\}`/,
+      },
+    ],
   },
   {
     name: 'rejects a list const, naming prefixItems',
@@ -37,15 +49,27 @@ testRule('generator-compatible', [
       Slug: { type: 'string', pattern: '^[a-z]+$' },
       Choice: { allOf: [{ $ref: '#/components/schemas/Slug' }, { enum: ['a', 'b'] }] },
     }),
-    errors: [{ path: ['components', 'schemas', 'Choice', 'allOf'], message: /Cannot take allOf a non-object.*one flat schema/ }],
+    errors: [
+      {
+        path: ['components', 'schemas', 'Choice', 'allOf'],
+        message: /Cannot take allOf a non-object.*one flat schema/,
+      },
+    ],
   },
   {
     name: 'rejects a const narrowing a member another allOf part declares, naming a one-value enum',
     document: schemas({
       Event: { type: 'object', properties: { event: { type: 'string', enum: ['a', 'b'] } } },
-      EventA: { allOf: [{ $ref: '#/components/schemas/Event' }, { type: 'object', properties: { event: { const: 'a' } } }] },
+      EventA: {
+        allOf: [{ $ref: '#/components/schemas/Event' }, { type: 'object', properties: { event: { const: 'a' } } }],
+      },
     }),
-    errors: [{ path: ['components', 'schemas', 'EventA', 'allOf', 1, 'properties', 'event', 'const'], message: /cannot merge.*one-value `enum`/ }],
+    errors: [
+      {
+        path: ['components', 'schemas', 'EventA', 'allOf', 1, 'properties', 'event', 'const'],
+        message: /cannot merge.*one-value `enum`/,
+      },
+    ],
   },
 ]);
 
@@ -56,7 +80,12 @@ testRule('generator-flat-parameter-schema', [
       components: {
         parameters: {
           Flat: { name: 'a', in: 'path', required: true, schema: { type: 'string', pattern: '^(x|y)$' } },
-          Either: { name: 'b', in: 'path', required: true, schema: { oneOf: [{ type: 'string' }, { type: 'integer' }] } },
+          Either: {
+            name: 'b',
+            in: 'path',
+            required: true,
+            schema: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+          },
         },
       },
     }),
@@ -68,8 +97,19 @@ testRule('generator-server-variable-description', [
   {
     name: 'rejects a described server variable, naming swagger-parser',
     document: openapi({
-      servers: [{ url: '{base_url}', description: 'The base address.', variables: { base_url: { default: 'http://127.0.0.1:8080', description: 'The base.' } } }],
+      servers: [
+        {
+          url: '{base_url}',
+          description: 'The base address.',
+          variables: { base_url: { default: 'http://127.0.0.1:8080', description: 'The base.' } },
+        },
+      ],
     }),
-    errors: [{ path: ['servers', 0, 'variables', 'base_url', 'description'], message: /^@apidevtools\/swagger-parser refuses/ }],
+    errors: [
+      {
+        path: ['servers', 0, 'variables', 'base_url', 'description'],
+        message: /^@apidevtools\/swagger-parser refuses/,
+      },
+    ],
   },
 ]);

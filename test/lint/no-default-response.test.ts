@@ -27,7 +27,10 @@ testRule('no-default-response', [
       webhooks: { 'session.complete': { post: { responses: { default: { description: 'Received.' } } } } },
     }),
     errors: [
-      { path: ['paths', '/v1/health', 'get', 'responses'], message: /^The responses have a `default`, which is not allowed/ },
+      {
+        path: ['paths', '/v1/health', 'get', 'responses'],
+        message: /^The responses have a `default`, which is not allowed/,
+      },
       { path: ['webhooks', 'session.complete', 'post', 'responses'] },
     ],
   },

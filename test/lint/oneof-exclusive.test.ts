@@ -16,7 +16,10 @@ const startB = {
   additionalProperties: false,
   examples: [{ question: 'Should we launch the Pro plan in the EU this quarter?' }],
 };
-const start = { title: 'Start', oneOf: [{ $ref: '#/components/schemas/StartA' }, { $ref: '#/components/schemas/StartB' }] };
+const start = {
+  title: 'Start',
+  oneOf: [{ $ref: '#/components/schemas/StartA' }, { $ref: '#/components/schemas/StartB' }],
+};
 const { examples: _a, ...startAWithoutExamples } = startA;
 const { examples: _b, ...startBWithoutExamples } = startB;
 
@@ -36,7 +39,10 @@ testRule('oneof-exclusive', [
     document: openapi({
       paths: starting(
         { $ref: '#/components/schemas/Start' },
-        { lineup: { summary: 'Variant A', value: { mode: 'consult' } }, question: { summary: 'Variant B', value: { question: 'Raise prices?' } } },
+        {
+          lineup: { summary: 'Variant A', value: { mode: 'consult' } },
+          question: { summary: 'Variant B', value: { question: 'Raise prices?' } },
+        },
       ),
       components: { schemas: { Start: start, StartA: startA, StartB: startB } },
     }),
@@ -47,7 +53,10 @@ testRule('oneof-exclusive', [
     document: openapi({
       paths: starting(
         { $ref: '#/components/schemas/Start' },
-        { lineup: { summary: 'Variant A', value: { mode: 'consult' } }, question: { summary: 'Variant B', value: { question: 'Raise prices?' } } },
+        {
+          lineup: { summary: 'Variant A', value: { mode: 'consult' } },
+          question: { summary: 'Variant B', value: { question: 'Raise prices?' } },
+        },
       ),
       components: { schemas: { Start: start, StartA: startAWithoutExamples, StartB: startBWithoutExamples } },
     }),
@@ -73,12 +82,17 @@ testRule('oneof-exclusive', [
     errors: [{ path: ['oneOf', 1], file: 'schemas/Start.yaml', message: /^Branch 1 of Start is written inline/ }],
   },
   {
-    name: "rejects a branch example that matches another branch too, leaving its branch unproven",
+    name: 'rejects a branch example that matches another branch too, leaving its branch unproven',
     document: openapi({
       components: {
         schemas: {
           Start: start,
-          StartA: { title: 'StartA', type: 'object', required: ['session_id'], examples: [{ session_id: 'ses_01JD8M4ZPQ' }] },
+          StartA: {
+            title: 'StartA',
+            type: 'object',
+            required: ['session_id'],
+            examples: [{ session_id: 'ses_01JD8M4ZPQ' }],
+          },
           StartB: {
             title: 'StartB',
             type: 'object',
@@ -89,8 +103,14 @@ testRule('oneof-exclusive', [
       },
     }),
     errors: [
-      { path: ['components', 'schemas', 'StartB'], message: /^Branch StartB of Start has no example that matches it alone/ },
-      { path: ['components', 'schemas', 'StartB', 'examples', 0], message: /^Example 0 of StartB also validates against `StartA`/ },
+      {
+        path: ['components', 'schemas', 'StartB'],
+        message: /^Branch StartB of Start has no example that matches it alone/,
+      },
+      {
+        path: ['components', 'schemas', 'StartB', 'examples', 0],
+        message: /^Example 0 of StartB also validates against `StartA`/,
+      },
     ],
   },
   {
@@ -110,7 +130,17 @@ testRule('oneof-exclusive', [
     }),
     errors: [
       {
-        path: ['paths', '/v1/sessions', 'post', 'requestBody', 'content', 'application/json', 'examples', 'both', 'value'],
+        path: [
+          'paths',
+          '/v1/sessions',
+          'post',
+          'requestBody',
+          'content',
+          'application/json',
+          'examples',
+          'both',
+          'value',
+        ],
         message: /^Example `both` validates against 2 branches of Start \(`StartA`, `StartB`\)/,
       },
     ],
@@ -124,7 +154,10 @@ testRule('oneof-exclusive', [
     }),
     errors: [
       { path: ['components', 'schemas', 'StartA'], message: /^Branch StartA of Start has no example/ },
-      { path: ['components', 'schemas', 'StartA', 'examples', 0], message: /^Example 0 of StartA does not validate against StartA itself/ },
+      {
+        path: ['components', 'schemas', 'StartA', 'examples', 0],
+        message: /^Example 0 of StartA does not validate against StartA itself/,
+      },
       { path: ['components', 'schemas', 'StartB'], message: /^Branch StartB of Start has no example/ },
     ],
   },

@@ -12,10 +12,19 @@ testRule('provenance-marked', [
   {
     name: 'accepts marked operations, webhooks and component schemas (inline subschemas inherit)',
     document: openapi({
-      paths: { '/v1/sessions/{id}': { get: { 'x-provenance': 'stated', responses: ok({ $ref: '#/components/schemas/Session' }) } } },
-      webhooks: { 'session.complete': { post: { 'x-provenance': 'variant', responses: { '2XX': { description: 'Received.' } } } } },
+      paths: {
+        '/v1/sessions/{id}': {
+          get: { 'x-provenance': 'stated', responses: ok({ $ref: '#/components/schemas/Session' }) },
+        },
+      },
+      webhooks: {
+        'session.complete': { post: { 'x-provenance': 'variant', responses: { '2XX': { description: 'Received.' } } } },
+      },
       components: {
-        schemas: { Session: session, SessionStatus: { type: 'string', enum: ['running', 'complete'], 'x-provenance': 'designed' } },
+        schemas: {
+          Session: session,
+          SessionStatus: { type: 'string', enum: ['running', 'complete'], 'x-provenance': 'designed' },
+        },
       },
     }),
     errors: [],
@@ -24,7 +33,9 @@ testRule('provenance-marked', [
     name: 'accepts the schema files of a split contract, however deep',
     document: openapi({ paths: { '/v1/sessions': { $ref: 'paths/v1_sessions.yaml' } } }),
     files: {
-      'paths/v1_sessions.yaml': { get: { 'x-provenance': 'stated', responses: ok({ $ref: '../schemas/SessionPage.yaml' }) } },
+      'paths/v1_sessions.yaml': {
+        get: { 'x-provenance': 'stated', responses: ok({ $ref: '../schemas/SessionPage.yaml' }) },
+      },
       'schemas/SessionPage.yaml': {
         type: 'object',
         properties: { items: { type: 'array', items: { $ref: './Session.yaml' } } },
@@ -44,16 +55,27 @@ testRule('provenance-marked', [
       },
     }),
     errors: [
-      { path: ['paths', '/v1/sessions/{id}', 'get'], message: /^Operation GET \/v1\/sessions\/\{id\} has no `x-provenance`/ },
-      { path: ['webhooks', 'session.complete', 'post'], message: /^Operation POST session\.complete \(webhook\) has no/ },
-      { path: ['components', 'schemas', 'SessionStatus', 'x-provenance'], message: /^Schema SessionStatus has `x-provenance: "assumed"`/ },
+      {
+        path: ['paths', '/v1/sessions/{id}', 'get'],
+        message: /^Operation GET \/v1\/sessions\/\{id\} has no `x-provenance`/,
+      },
+      {
+        path: ['webhooks', 'session.complete', 'post'],
+        message: /^Operation POST session\.complete \(webhook\) has no/,
+      },
+      {
+        path: ['components', 'schemas', 'SessionStatus', 'x-provenance'],
+        message: /^Schema SessionStatus has `x-provenance: "assumed"`/,
+      },
     ],
   },
   {
     name: 'rejects an unmarked schema file, reached only through another schema',
     document: openapi({ paths: { '/v1/sessions': { $ref: 'paths/v1_sessions.yaml' } } }),
     files: {
-      'paths/v1_sessions.yaml': { get: { 'x-provenance': 'stated', responses: ok({ $ref: '../schemas/SessionPage.yaml' }) } },
+      'paths/v1_sessions.yaml': {
+        get: { 'x-provenance': 'stated', responses: ok({ $ref: '../schemas/SessionPage.yaml' }) },
+      },
       'schemas/SessionPage.yaml': {
         type: 'object',
         properties: { items: { type: 'array', items: { $ref: './Session.yaml' } } },

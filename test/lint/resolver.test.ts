@@ -69,7 +69,9 @@ describe('openapi/lint/resolver.cjs', () => {
     const rootFile = join(folder, 'openapi.yaml');
     const spectral = new Spectral({ resolver });
     spectral.setRuleset({ rules: {} });
-    const { resolved } = await spectral.runWithResolved(new Document(await readFile(rootFile, 'utf8'), Parsers.Yaml, rootFile));
+    const { resolved } = await spectral.runWithResolved(
+      new Document(await readFile(rootFile, 'utf8'), Parsers.Yaml, rootFile),
+    );
     expect(unresolvedRefs(resolved)).toEqual([]);
   });
 

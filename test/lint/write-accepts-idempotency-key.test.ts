@@ -42,7 +42,10 @@ testRule('write-accepts-idempotency-key', [
       },
     }),
     errors: [
-      { path: ['paths', '/v1/sessions', 'post'], message: /^POST \/v1\/sessions does not accept the `Idempotency-Key` header/ },
+      {
+        path: ['paths', '/v1/sessions', 'post'],
+        message: /^POST \/v1\/sessions does not accept the `Idempotency-Key` header/,
+      },
       { path: ['paths', '/v1/sessions/{id}', 'patch'], message: /^PATCH / },
       { path: ['paths', '/v1/sessions/{id}', 'delete'], message: /^DELETE / },
     ],

@@ -24,7 +24,9 @@ const contract = loadContract();
 function contractNames(holder: string): string[] {
   const node = resolve<{ content?: Record<string, unknown> }>(contract, holder);
   return Object.keys(node.node.content ?? {}).flatMap((mediaType) =>
-    Object.keys(resolve<MediaTypeObject>(contract, childPointer(node.pointer, 'content', mediaType)).node.examples ?? {}),
+    Object.keys(
+      resolve<MediaTypeObject>(contract, childPointer(node.pointer, 'content', mediaType)).node.examples ?? {},
+    ),
   );
 }
 
@@ -39,7 +41,9 @@ describe('the catalog', () => {
     const rows = all.filter((row) => !row.path.startsWith(`${webhookSamplesPrefix}/`));
     // The webhook samples come last, one row per webhook, with the webhook's body examples.
     const samples = all.slice(rows.length);
-    expect(samples.map((row) => row.path)).toEqual(Object.keys(contract.webhooks ?? {}).map((name) => `${webhookSamplesPrefix}/${name}`));
+    expect(samples.map((row) => row.path)).toEqual(
+      Object.keys(contract.webhooks ?? {}).map((name) => `${webhookSamplesPrefix}/${name}`),
+    );
     for (const row of samples) {
       const name = row.path.slice(webhookSamplesPrefix.length + 1);
       expect(row.responses[0]?.names).toEqual(contractNames(`#/webhooks/${name}/post/requestBody`));

@@ -48,12 +48,17 @@ describe('boardkit mock --watch', () => {
     const port = await freePort();
     const root = join(folder, 'openapi', 'openapi.yaml');
     const bin = join(packageRoot, 'bin', 'boardkit.js');
-    child = spawn(process.execPath, [bin, 'mock', '--watch', '--root', root, '--port', String(port)], { cwd: packageRoot, detached: true });
+    child = spawn(process.execPath, [bin, 'mock', '--watch', '--root', root, '--port', String(port)], {
+      cwd: packageRoot,
+      detached: true,
+    });
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr?.resume();
     const exit = new Promise<number | null>((done) => child?.once('exit', (code) => done(code)));
     const title = async (): Promise<string> => {
-      const response = await fetch(`http://127.0.0.1:${port}/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E`, { headers: { Authorization: bearer } });
+      const response = await fetch(`http://127.0.0.1:${port}/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E`, {
+        headers: { Authorization: bearer },
+      });
       return ((await response.json()) as { title: string }).title;
     };
 

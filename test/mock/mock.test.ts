@@ -113,7 +113,10 @@ describe('every documented response and named example can be selected with Prefe
   );
 
   test('the start variants A1, A2 and B each come back', async () => {
-    const [request] = exampleRequests(contract, operations.find((entry) => entry.operationId === 'startSession')!);
+    const [request] = exampleRequests(
+      contract,
+      operations.find((entry) => entry.operationId === 'startSession')!,
+    );
     for (const [name, schema] of [
       ['variant_a1', 'StartSessionResponseA1'],
       ['variant_a2', 'StartSessionResponseA2'],

@@ -31,7 +31,9 @@ describe('the document Prism mocks', () => {
     const prism = createPrismDocument(contract, options);
     for (const [path, item] of Object.entries(prism.paths ?? {})) {
       const served = (mock.paths ?? {})[path] as Record<string, { [fallbackMarker]?: string }>;
-      const own = Object.fromEntries(Object.entries(served).filter(([, operation]) => operation[fallbackMarker] === undefined));
+      const own = Object.fromEntries(
+        Object.entries(served).filter(([, operation]) => operation[fallbackMarker] === undefined),
+      );
       expect(own, path).toEqual(item);
     }
   });

@@ -8,19 +8,46 @@ import { instanceOf, invalidRequest, unauthorized, violationOf } from '../../src
 
 describe('violations as problem errors', () => {
   test.each([
-    [['request', 'body', 'synths'], 'Request body property synths must NOT have fewer than 2 items', '#/body/synths', 'must NOT have fewer than 2 items'],
+    [
+      ['request', 'body', 'synths'],
+      'Request body property synths must NOT have fewer than 2 items',
+      '#/body/synths',
+      'must NOT have fewer than 2 items',
+    ],
     [['request', 'query', 'limit'], 'Request query parameter limit must be >= 1', '#/query/limit', 'must be >= 1'],
-    [['request', 'path', 'id'], 'Request path parameter id must match format "uuid"', '#/path/id', 'must match format "uuid"'],
-    [['request', 'header', 'idempotency-key'], 'Request header parameter idempotency-key must NOT have more than 255 characters', '#/header/idempotency-key', 'must NOT have more than 255 characters'],
-    [['request', 'body', 'a/b', 'c~d'], 'Request body property c~d must be string', '#/body/a~1b/c~0d', 'must be string'],
+    [
+      ['request', 'path', 'id'],
+      'Request path parameter id must match format "uuid"',
+      '#/path/id',
+      'must match format "uuid"',
+    ],
+    [
+      ['request', 'header', 'idempotency-key'],
+      'Request header parameter idempotency-key must NOT have more than 255 characters',
+      '#/header/idempotency-key',
+      'must NOT have more than 255 characters',
+    ],
+    [
+      ['request', 'body', 'a/b', 'c~d'],
+      'Request body property c~d must be string',
+      '#/body/a~1b/c~0d',
+      'must be string',
+    ],
     [['request'], 'Body parameter is required', '#/body', 'Body parameter is required'],
   ])('%j', (location, message, pointer, detail) => {
     expect(violationOf({ location, severity: 'Error', message })).toEqual({ pointer, detail });
   });
 
   test('the detail leads with the first violations and counts the rest; warnings are left out', () => {
-    const many = Array.from({ length: 7 }, (_, index) => ({ location: ['request', 'body', `m${index}`], severity: 'Error', message: 'must be string' }));
-    const refusal = invalidRequest([...many, { location: ['request', 'body', 'x'], severity: 'Warning', message: 'is deprecated' }]);
+    const many = Array.from({ length: 7 }, (_, index) => ({
+      location: ['request', 'body', `m${index}`],
+      severity: 'Error',
+      message: 'must be string',
+    }));
+    const refusal = invalidRequest([
+      ...many,
+      { location: ['request', 'body', 'x'], severity: 'Warning', message: 'is deprecated' },
+    ]);
     expect(refusal.errors.map((error) => error.pointer)).toEqual(many.map((_, index) => `#/body/m${index}`));
     expect(refusal.detail).toBe(
       'The request does not match the contract: #/body/m0 must be string; #/body/m1 must be string; #/body/m2 must be string; ' +
@@ -35,7 +62,10 @@ describe('the Authorization header as sent', () => {
     ['Basic c2tfdGVzdDp4', 'The Authorization header uses the scheme "Basic"; the API takes Bearer <API key>.'],
     ['bearer sk_test_1', 'The Authorization header was not accepted.'],
     ['sk_test_4eC39HqLyjWDarjtT1zdp7dc', 'The Authorization header has no scheme; the API takes Bearer <API key>.'],
-    ['sk_test_4eC39HqLyjWDarjtT1zdp7dc sk_test_4eC39HqLyjWDarjtT1zdp7dc', 'The Authorization header uses the scheme "…"; the API takes Bearer <API key>.'],
+    [
+      'sk_test_4eC39HqLyjWDarjtT1zdp7dc sk_test_4eC39HqLyjWDarjtT1zdp7dc',
+      'The Authorization header uses the scheme "…"; the API takes Bearer <API key>.',
+    ],
     ['Bearer', 'The Authorization header has no token after Bearer.'],
   ])('%s', (header, detail) => {
     expect(unauthorized(header).detail).toBe(detail);

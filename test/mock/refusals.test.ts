@@ -52,7 +52,13 @@ afterAll(async () => {
 interface Refused {
   status: number;
   headers: Headers;
-  body: { type: string; status: number; detail: string; instance: string; errors: Array<{ pointer: string; detail: string }> };
+  body: {
+    type: string;
+    status: number;
+    detail: string;
+    instance: string;
+    errors: Array<{ pointer: string; detail: string }>;
+  };
 }
 
 async function send(path: string, init: RequestInit = {}): Promise<Refused> {
@@ -122,7 +128,9 @@ describe('401 unauthorized says what is wrong with the Authorization header', ()
     ['a scheme without a token', { Authorization: 'Bearer' }, /no token/],
   ])('%s', async (_, headers: Record<string, string>, reason) => {
     const refused = await send('/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E/events', { headers });
-    expectRefusal(refused, 401, 'unauthorized', '/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E/events', ['#/header/Authorization']);
+    expectRefusal(refused, 401, 'unauthorized', '/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E/events', [
+      '#/header/Authorization',
+    ]);
     expect(refused.body.detail).toMatch(reason);
     expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer\b/);
   });

@@ -14,7 +14,9 @@ const table = compileRoutes(contract);
 describe('the route table', () => {
   test('has exactly the contract operations', () => {
     const operations = listOperations(contract).filter((entry) => entry.source === 'paths');
-    expect([...table.keys].sort()).toEqual(operations.map((entry) => `${entry.method.toUpperCase()} ${entry.path}`).sort());
+    expect([...table.keys].sort()).toEqual(
+      operations.map((entry) => `${entry.method.toUpperCase()} ${entry.path}`).sort(),
+    );
   });
 
   test('routes every operation to itself, parameters filled in', () => {
@@ -26,9 +28,19 @@ describe('the route table', () => {
   });
 
   test('prefers a literal segment to a template, from the left', () => {
-    expect(table.route('POST', '/v1/sessions/plan')).toMatchObject({ kind: 'operation', template: '/v1/sessions/plan' });
-    expect(table.route('GET', '/v1/sessions/plan')).toEqual({ kind: 'method-not-allowed', template: '/v1/sessions/plan', allow: ['POST'] });
-    expect(table.route('GET', '/v1/sessions/ses_1/plan')).toMatchObject({ kind: 'operation', template: '/v1/sessions/{id}/plan' });
+    expect(table.route('POST', '/v1/sessions/plan')).toMatchObject({
+      kind: 'operation',
+      template: '/v1/sessions/plan',
+    });
+    expect(table.route('GET', '/v1/sessions/plan')).toEqual({
+      kind: 'method-not-allowed',
+      template: '/v1/sessions/plan',
+      allow: ['POST'],
+    });
+    expect(table.route('GET', '/v1/sessions/ses_1/plan')).toMatchObject({
+      kind: 'operation',
+      template: '/v1/sessions/{id}/plan',
+    });
   });
 
   test.each(['/', '/v1', '/v1/nope', '/v1/health/', '/v1/sessions//events', '/v1/sessions/a/b/c/d/e/f'])(
@@ -39,7 +51,11 @@ describe('the route table', () => {
   );
 
   test('a method the path does not offer lists the ones it does', () => {
-    expect(table.route('PUT', '/v1/sessions')).toEqual({ kind: 'method-not-allowed', template: '/v1/sessions', allow: ['GET', 'POST'] });
+    expect(table.route('PUT', '/v1/sessions')).toEqual({
+      kind: 'method-not-allowed',
+      template: '/v1/sessions',
+      allow: ['GET', 'POST'],
+    });
     expect(table.route('HEAD', '/v1/health')).toMatchObject({ kind: 'method-not-allowed', allow: ['GET'] });
   });
 });

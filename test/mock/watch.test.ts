@@ -28,7 +28,12 @@ beforeAll(async () => {
   example = join(folder, 'openapi', 'components', 'examples', 'SessionRunning.yaml');
   const contract = (await bundleDocument(root)) as unknown as OpenApiDocument;
   mock = await startMock({ port: await freePort(), contract });
-  watcher = watchContract({ root, apply: (document) => mock.reload(document), print: (text) => (printed += text), lint: false });
+  watcher = watchContract({
+    root,
+    apply: (document) => mock.reload(document),
+    print: (text) => (printed += text),
+    lint: false,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -44,7 +49,9 @@ function change(file: string, text: string): Promise<BuildOutcome> {
 }
 
 async function sessionTitle(): Promise<string> {
-  const response = await fetch(`${mock.baseUrl}/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E`, { headers: { Authorization: bearer } });
+  const response = await fetch(`${mock.baseUrl}/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E`, {
+    headers: { Authorization: bearer },
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as { title: string }).title;
 }

@@ -26,7 +26,9 @@ afterAll(async () => {
 });
 
 function exampleNames(event: string): string[] {
-  return Object.keys(valueAt(contract, `#/webhooks/${event}/post/requestBody/content/application~1json/examples`) as object);
+  return Object.keys(
+    valueAt(contract, `#/webhooks/${event}/post/requestBody/content/application~1json/examples`) as object,
+  );
 }
 
 async function sample(event: string, example?: string): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -36,24 +38,29 @@ async function sample(event: string, example?: string): Promise<{ status: number
 }
 
 describe('webhook sample bodies', () => {
-  test.each([...webhookEventNames])('%s answers each example, in both envelopes, valid against its webhook', async (event) => {
-    const names = exampleNames(event);
-    expect(names).toEqual([names[0], `${names[0]}_published`, `${names[0]}_published_short`]);
-    const seed = await sample(event);
-    expect(seed.status).toBe(200);
-    expect(seed.body['event']).toBe(event);
-    const published = await sample(event, `${names[0]}_published`);
-    expect(published.body).toMatchObject({ type: event, id: expect.stringMatching(/^evt_/), delivery_attempt: 1 });
-    expect(published.body).not.toHaveProperty('event');
-    const short = await sample(event, `${names[0]}_published_short`);
-    expect(Object.keys(short.body)).toEqual(['id', 'type', 'data']);
-    for (const body of [seed.body, published.body, short.body]) {
-      expect(validator.validate(envelopeSchemaPointer(event), body).errors).toEqual([]);
-    }
-  });
+  test.each([...webhookEventNames])(
+    '%s answers each example, in both envelopes, valid against its webhook',
+    async (event) => {
+      const names = exampleNames(event);
+      expect(names).toEqual([names[0], `${names[0]}_published`, `${names[0]}_published_short`]);
+      const seed = await sample(event);
+      expect(seed.status).toBe(200);
+      expect(seed.body['event']).toBe(event);
+      const published = await sample(event, `${names[0]}_published`);
+      expect(published.body).toMatchObject({ type: event, id: expect.stringMatching(/^evt_/), delivery_attempt: 1 });
+      expect(published.body).not.toHaveProperty('event');
+      const short = await sample(event, `${names[0]}_published_short`);
+      expect(Object.keys(short.body)).toEqual(['id', 'type', 'data']);
+      for (const body of [seed.body, published.body, short.body]) {
+        expect(validator.validate(envelopeSchemaPointer(event), body).errors).toEqual([]);
+      }
+    },
+  );
 
   test('an example name the webhook does not have is an error of the Prefer header', async () => {
-    const response = await fetch(`${mock.baseUrl}${webhookSamplesPrefix}/session.complete`, { headers: { Prefer: 'example=nope' } });
+    const response = await fetch(`${mock.baseUrl}${webhookSamplesPrefix}/session.complete`, {
+      headers: { Prefer: 'example=nope' },
+    });
     expect(response.status).toBe(404);
     await response.arrayBuffer();
   });

@@ -29,10 +29,15 @@ interface Action {
 
 const actionText = readFileSync(join(packageRoot, 'action.yml'), 'utf8');
 const action = parse(actionText) as Action;
-const schema = JSON.parse(readFileSync(join(packageRoot, 'test', 'fixtures', 'github-action.schema.json'), 'utf8')) as object;
-const validate = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(schema);
+const schema = JSON.parse(
+  readFileSync(join(packageRoot, 'test', 'fixtures', 'github-action.schema.json'), 'utf8'),
+) as object;
+const validate = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(
+  schema,
+);
 
-const used = (pattern: RegExp, text: string): Set<string> => new Set([...text.matchAll(pattern)].map((match) => match[1] ?? ''));
+const used = (pattern: RegExp, text: string): Set<string> =>
+  new Set([...text.matchAll(pattern)].map((match) => match[1] ?? ''));
 
 describe('action.yml', () => {
   test('has the shape of a composite action', () => {
@@ -57,7 +62,10 @@ describe('action.yml', () => {
 
   test('a required input has no default', () => {
     for (const [name, input] of Object.entries(action.inputs)) {
-      expect({ name, default: input.required === true ? input.default : undefined }).toEqual({ name, default: undefined });
+      expect({ name, default: input.required === true ? input.default : undefined }).toEqual({
+        name,
+        default: undefined,
+      });
     }
   });
 
@@ -75,15 +83,31 @@ describe("the conformance step's script", () => {
   const script = action.runs.steps.find((step) => step.id === 'conformance')!.run!;
 
   /** Runs the script with an `npx` on PATH that records its arguments and exits with `code`. */
-  function runStep(code: number, env: Record<string, string>): { status: number | null; args: string[]; output: string } {
+  function runStep(
+    code: number,
+    env: Record<string, string>,
+  ): { status: number | null; args: string[]; output: string } {
     const dir = mkdtempSync(join(tmpdir(), 'boardkit-action-'));
     try {
       writeFileSync(join(dir, 'npx'), `#!/usr/bin/env bash\nprintf '%s\\n' "$@" > "${dir}/args"\nexit ${code}\n`);
       chmodSync(join(dir, 'npx'), 0o755);
       writeFileSync(join(dir, 'output'), '');
-      const base = { PATH: `${dir}:${process.env['PATH'] ?? ''}`, GITHUB_OUTPUT: join(dir, 'output'), RUNNER_TEMP: dir, TARGET: 'http://127.0.0.1:8080', PROFILE: 'default', REPORT_DIR: join(dir, 'reports'), TIMEOUT_SECONDS: '1800', ALLOW_INCOMPLETE: 'false' };
+      const base = {
+        PATH: `${dir}:${process.env['PATH'] ?? ''}`,
+        GITHUB_OUTPUT: join(dir, 'output'),
+        RUNNER_TEMP: dir,
+        TARGET: 'http://127.0.0.1:8080',
+        PROFILE: 'default',
+        REPORT_DIR: join(dir, 'reports'),
+        TIMEOUT_SECONDS: '1800',
+        ALLOW_INCOMPLETE: 'false',
+      };
       const run = spawnSync('bash', ['-e', '-c', script], { env: { ...base, ...env }, encoding: 'utf8' });
-      return { status: run.status, args: readFileSync(join(dir, 'args'), 'utf8').trim().split('\n'), output: readFileSync(join(dir, 'output'), 'utf8') };
+      return {
+        status: run.status,
+        args: readFileSync(join(dir, 'args'), 'utf8').trim().split('\n'),
+        output: readFileSync(join(dir, 'output'), 'utf8'),
+      };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -97,10 +121,17 @@ describe("the conformance step's script", () => {
   });
 
   test('allow-incomplete passes --allow-incomplete; the keys and the time limit reach the suite', () => {
-    const run = runStep(0, { ALLOW_INCOMPLETE: 'true', TIER_KEYS: 'pro=sk_test_pro max=sk_test_max', LOW_CREDIT_KEY: 'sk_test_poor', TIMEOUT_SECONDS: '600' });
+    const run = runStep(0, {
+      ALLOW_INCOMPLETE: 'true',
+      TIER_KEYS: 'pro=sk_test_pro max=sk_test_max',
+      LOW_CREDIT_KEY: 'sk_test_poor',
+      TIMEOUT_SECONDS: '600',
+    });
     expect(run.status).toBe(0);
     expect(run.args.join(' ')).toContain('--timeout 600');
-    expect(run.args.join(' ')).toContain('--tier-key pro=sk_test_pro --tier-key max=sk_test_max --low-credit-key sk_test_poor --allow-incomplete');
+    expect(run.args.join(' ')).toContain(
+      '--tier-key pro=sk_test_pro --tier-key max=sk_test_max --low-credit-key sk_test_poor --allow-incomplete',
+    );
   });
 });
 
@@ -108,7 +139,9 @@ describe('the workflow in docs/implementers.md', () => {
   const guide = readFileSync(join(packageRoot, 'docs', 'implementers.md'), 'utf8');
   const workflows = [...guide.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
   const actionSteps = workflows
-    .flatMap((text) => parseAllDocuments(text).map((document) => document.toJS() as { jobs?: Record<string, { steps?: Step[] }> }))
+    .flatMap((text) =>
+      parseAllDocuments(text).map((document) => document.toJS() as { jobs?: Record<string, { steps?: Step[] }> }),
+    )
     .flatMap((workflow) => Object.values(workflow.jobs ?? {}).flatMap((job) => job.steps ?? []))
     .filter((step) => step.uses?.startsWith('boardkit/boardkit@') === true);
 
@@ -117,7 +150,9 @@ describe('the workflow in docs/implementers.md', () => {
   });
 
   test('passes only declared inputs, and every required one', () => {
-    const required = Object.entries(action.inputs).filter(([, input]) => input.required === true).map(([name]) => name);
+    const required = Object.entries(action.inputs)
+      .filter(([, input]) => input.required === true)
+      .map(([name]) => name);
     for (const step of actionSteps) {
       const given = Object.keys(step.with ?? {});
       expect(given.filter((name) => !(name in action.inputs))).toEqual([]);

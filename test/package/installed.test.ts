@@ -20,7 +20,17 @@ import { packageRoot } from '../../src/contract/paths.js';
 import { managedVenvDir, reportFiles } from '../../src/fuzz/index.js';
 import { freePort } from '../../src/mock/prism.js';
 import { verifyDelivery } from '../../src/webhooks/signing.js';
-import { installProject, packKit, recordTree, run, start, treeChanges, userEnvironment, type Run, type Started } from './project.js';
+import {
+  installProject,
+  packKit,
+  recordTree,
+  run,
+  start,
+  treeChanges,
+  userEnvironment,
+  type Run,
+  type Started,
+} from './project.js';
 
 const apiKey = 'sk_test_installedpackage000001';
 const minutes = (count: number): number => count * 60_000;
@@ -34,7 +44,8 @@ let target = '';
 let installOutput = '';
 
 const inProject = (...parts: string[]): string => join(project, ...parts);
-const boardkit = (...args: string[]): Promise<Run> => run(inProject('node_modules', '.bin', 'boardkit'), args, project, env);
+const boardkit = (...args: string[]): Promise<Run> =>
+  run(inProject('node_modules', '.bin', 'boardkit'), args, project, env);
 const startBoardkit = (args: string[], ready: RegExp): Promise<Started> =>
   start(inProject('node_modules', '.bin', 'boardkit'), args, project, env, ready).then((started) => {
     servers.push(started);
@@ -43,7 +54,9 @@ const startBoardkit = (args: string[], ready: RegExp): Promise<Started> =>
 
 function expectSuccess(result: Run): void {
   expect(result.stderr).not.toMatch(/\n\s+at /);
-  expect({ code: result.code, stdout: result.stdout.slice(-3000), stderr: result.stderr.slice(-2000) }).toMatchObject({ code: 0 });
+  expect({ code: result.code, stdout: result.stdout.slice(-3000), stderr: result.stderr.slice(-2000) }).toMatchObject({
+    code: 0,
+  });
 }
 
 async function healthOf(baseUrl: string): Promise<{ status: number; body: unknown }> {
@@ -55,7 +68,9 @@ async function healthOf(baseUrl: string): Promise<{ status: number; body: unknow
 async function listedCommands(): Promise<string[]> {
   const help = await boardkit('--help');
   const section = help.stdout.split(/^Commands:$/m)[1] ?? '';
-  return [...section.matchAll(/^ {2}([a-z][a-z-]*)/gm)].map((match) => match[1] ?? '').filter((name) => name !== 'help');
+  return [...section.matchAll(/^ {2}([a-z][a-z-]*)/gm)]
+    .map((match) => match[1] ?? '')
+    .filter((name) => name !== 'help');
 }
 
 /** The strict program a frontend team writes: the typed client and the contract's types. */
@@ -122,7 +137,10 @@ const moduleSettings: Record<string, Record<string, unknown>> = {
 /** The TypeScript blocks (info string `ts`) of the shipped docs that use the package, one program per page. */
 async function docsPrograms(): Promise<Map<string, string>> {
   const packaged = inProject('node_modules', 'boardkit');
-  const pages = ['README.md', ...(await readdir(join(packaged, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
+  const pages = [
+    'README.md',
+    ...(await readdir(join(packaged, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => join('docs', name)),
+  ];
   const programs = new Map<string, string>();
   for (const page of pages) {
     const markdown = await readFile(join(packaged, page), 'utf8');
@@ -182,11 +200,20 @@ const quickPaths: QuickPath[] = [
     command: 'lint',
     title: "--root lints the designer's copy, locations relative to their project",
     check: async () => {
-      await writeFile(inProject('openapi', 'paths', 'v1_health.yaml'), (await readFile(inProject('openapi', 'paths', 'v1_health.yaml'), 'utf8')).replace(/^(\s+)summary:.*$/m, '$1x-dropped-summary: true'));
+      await writeFile(
+        inProject('openapi', 'paths', 'v1_health.yaml'),
+        (await readFile(inProject('openapi', 'paths', 'v1_health.yaml'), 'utf8')).replace(
+          /^(\s+)summary:.*$/m,
+          '$1x-dropped-summary: true',
+        ),
+      );
       const lint = await boardkit('lint', '--root', 'openapi/openapi.yaml');
       expect(lint.code).toBe(1);
       expect(lint.stdout).toMatch(/^openapi\/paths\/v1_health\.yaml:\d+:\d+ +\S+ +\S+\/operation-summary/m);
-      await cp(inProject('node_modules', 'boardkit', 'openapi', 'paths', 'v1_health.yaml'), inProject('openapi', 'paths', 'v1_health.yaml'));
+      await cp(
+        inProject('node_modules', 'boardkit', 'openapi', 'paths', 'v1_health.yaml'),
+        inProject('openapi', 'paths', 'v1_health.yaml'),
+      );
     },
   },
   {
@@ -204,7 +231,12 @@ const quickPaths: QuickPath[] = [
     title: '--out gets the reference and the generated pages',
     check: async () => {
       expectSuccess(await boardkit('docs', '--out', 'apidocs'));
-      expect((await readdir(inProject('apidocs'))).sort()).toEqual(['errors.md', 'index.html', 'provenance.md', 'variant-map.md']);
+      expect((await readdir(inProject('apidocs'))).sort()).toEqual([
+        'errors.md',
+        'index.html',
+        'provenance.md',
+        'variant-map.md',
+      ]);
     },
   },
   {
@@ -222,7 +254,18 @@ const quickPaths: QuickPath[] = [
     check: async () => {
       // As the reference server's own fuzz test runs it (test/fuzz/reference-server.test.ts): simulated time
       // fast enough that long-polls end before Schemathesis's read timeout, and credits for every start.
-      const args = ['serve', '--port', '0', '--api-key', apiKey, '--allow-loopback-webhooks', '--time-scale', '600', '--credits', '1000000000'];
+      const args = [
+        'serve',
+        '--port',
+        '0',
+        '--api-key',
+        apiKey,
+        '--allow-loopback-webhooks',
+        '--time-scale',
+        '600',
+        '--credits',
+        '1000000000',
+      ];
       const server = await startBoardkit(args, /listening on\s+(http:\/\/127\.0\.0\.1:\d+)/);
       target = server.baseUrl;
       expect((await healthOf(target)).status).toBe(200);
@@ -234,7 +277,10 @@ const quickPaths: QuickPath[] = [
     title: 'answers a request with an example',
     check: async () => {
       const port = await freePort();
-      const mock = await startBoardkit(['mock', '--port', String(port)], /Mock of the Decision-Board API[^\n]*listening on\s+(http:\/\/127\.0\.0\.1:\d+)/);
+      const mock = await startBoardkit(
+        ['mock', '--port', String(port)],
+        /Mock of the Decision-Board API[^\n]*listening on\s+(http:\/\/127\.0\.0\.1:\d+)/,
+      );
       expect(await healthOf(mock.baseUrl)).toMatchObject({ status: 200, body: { status: 'ok' } });
       expect(await mock.stop()).toBe(0);
     },
@@ -244,7 +290,10 @@ const quickPaths: QuickPath[] = [
     title: 'forwards a request to the server',
     check: async () => {
       const port = await freePort();
-      const proxy = await startBoardkit(['proxy', '--upstream', target, '--port', String(port)], /Validation proxy listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      const proxy = await startBoardkit(
+        ['proxy', '--upstream', target, '--port', String(port)],
+        /Validation proxy listening on (http:\/\/127\.0\.0\.1:\d+)/,
+      );
       expect((await healthOf(proxy.baseUrl)).status).toBe(200);
       expect(await proxy.stop()).toBe(0);
     },
@@ -255,8 +304,14 @@ const quickPaths: QuickPath[] = [
     check: async () => {
       const suite = await boardkit('conformance', '--target', target, '--api-key', apiKey, '--only', 'auth,problems');
       expectSuccess(suite);
-      expect(suite.stdout.trimEnd().split('\n').at(-1)).toBe('Verdict: conformant (every selected MUST requirement ran and passed).');
-      expect((await readdir(inProject('reports', 'conformance'))).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
+      expect(suite.stdout.trimEnd().split('\n').at(-1)).toBe(
+        'Verdict: conformant (every selected MUST requirement ran and passed).',
+      );
+      expect((await readdir(inProject('reports', 'conformance'))).sort()).toEqual([
+        'junit.xml',
+        'report.html',
+        'report.json',
+      ]);
     },
   },
   {
@@ -269,7 +324,9 @@ const quickPaths: QuickPath[] = [
       const args = [bin, 'fuzz', '--target', target, '--api-key', apiKey, '--max-examples', '1'];
       const fuzz = await run(process.execPath, args, project, { ...env, PATH: emptyPath });
       expect(fuzz.code).toBe(2);
-      expect(fuzz.stderr).toMatch(/^boardkit: boardkit fuzz installs Schemathesis [\d.]+ on first use and needs Python 3\.11 or later for it, but no Python was found on PATH\./);
+      expect(fuzz.stderr).toMatch(
+        /^boardkit: boardkit fuzz installs Schemathesis [\d.]+ on first use and needs Python 3\.11 or later for it, but no Python was found on PATH\./,
+      );
       expect(fuzz.stderr).toContain('--schemathesis PATH');
       expect(existsSync(managedVenvDir(join(env['XDG_CACHE_HOME'] ?? '', 'boardkit')))).toBe(false);
     },
@@ -279,7 +336,17 @@ const quickPaths: QuickPath[] = [
     title: 'installs Schemathesis in the user cache on first use and passes against serve',
     check: async () => {
       // The examples phase keeps this test short; the times of whole runs against serve are in docs/fuzzing.md.
-      const fuzz = await boardkit('fuzz', '--target', target, '--api-key', apiKey, '--max-examples', '1', '--phases', 'examples');
+      const fuzz = await boardkit(
+        'fuzz',
+        '--target',
+        target,
+        '--api-key',
+        apiKey,
+        '--max-examples',
+        '1',
+        '--phases',
+        'examples',
+      );
       expectSuccess(fuzz);
       expect(fuzz.stderr).toContain(`first use: installing Schemathesis`);
       expect(existsSync(managedVenvDir(join(env['XDG_CACHE_HOME'] ?? '', 'boardkit')))).toBe(true);
@@ -303,11 +370,21 @@ const quickPaths: QuickPath[] = [
       await new Promise<void>((listening) => receiver.listen(0, '127.0.0.1', listening));
       try {
         const { port } = receiver.address() as AddressInfo;
-        const trigger = await boardkit('webhooks', 'trigger', 'session.complete', '--url', `http://127.0.0.1:${port}/hooks`, '--secret', secret);
+        const trigger = await boardkit(
+          'webhooks',
+          'trigger',
+          'session.complete',
+          '--url',
+          `http://127.0.0.1:${port}/hooks`,
+          '--secret',
+          secret,
+        );
         expectSuccess(trigger);
         expect(received).toHaveLength(1);
         const [delivery] = received;
-        expect(verifyDelivery({ secret, rawBody: delivery?.body ?? '', headers: delivery?.headers ?? {}, now: Date.now() })).toEqual({ ok: true });
+        expect(
+          verifyDelivery({ secret, rawBody: delivery?.body ?? '', headers: delivery?.headers ?? {}, now: Date.now() }),
+        ).toEqual({ ok: true });
       } finally {
         await new Promise((closed) => receiver.close(closed));
       }
@@ -318,7 +395,9 @@ const quickPaths: QuickPath[] = [
     title: 'npm installs the tarball on this Node without an engine warning',
     check: async () => {
       expect(installOutput).not.toMatch(/EBADENGINE/);
-      const manifest = JSON.parse(await readFile(inProject('node_modules', 'boardkit', 'package.json'), 'utf8')) as { engines: { node: string } };
+      const manifest = JSON.parse(await readFile(inProject('node_modules', 'boardkit', 'package.json'), 'utf8')) as {
+        engines: { node: string };
+      };
       const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
       const [wantMajor = 0, wantMinor = 0] = (/(\d+)\.(\d+)/.exec(manifest.engines.node) ?? []).slice(1).map(Number);
       // This machine's Node is the lowest line the package declares, so the warning would show here.
@@ -327,18 +406,26 @@ const quickPaths: QuickPath[] = [
   },
   {
     command: 'client',
-    title: "the docs' TypeScript examples compile against the installed package in every module setting, without skipLibCheck",
+    title:
+      "the docs' TypeScript examples compile against the installed package in every module setting, without skipLibCheck",
     check: async () => {
       const tsc = inProject('node_modules', 'typescript', 'bin', 'tsc');
       const programs = await docsPrograms();
-      expect([...programs.keys()]).toEqual(expect.arrayContaining(['docs-README-md.ts', 'docs-docs-frontend-md.ts', 'docs-docs-webhooks-md.ts']));
+      expect([...programs.keys()]).toEqual(
+        expect.arrayContaining(['docs-README-md.ts', 'docs-docs-frontend-md.ts', 'docs-docs-webhooks-md.ts']),
+      );
       for (const [file, source] of programs) {
         await writeFile(inProject(file), source);
       }
       for (const [name, settings] of Object.entries(moduleSettings)) {
         // Under node10 the MCP SDK's own declarations (zod's) need esModuleInterop; that page is checked in the others.
-        const files = [...programs].filter(([, source]) => name !== 'node10' || !source.includes('@modelcontextprotocol')).map(([file]) => file);
-        const config = { compilerOptions: { ...strictConfig.compilerOptions, ...settings, noEmit: true }, files: ['main.ts', ...files] };
+        const files = [...programs]
+          .filter(([, source]) => name !== 'node10' || !source.includes('@modelcontextprotocol'))
+          .map(([file]) => file);
+        const config = {
+          compilerOptions: { ...strictConfig.compilerOptions, ...settings, noEmit: true },
+          files: ['main.ts', ...files],
+        };
         await writeFile(inProject('tsconfig.json'), JSON.stringify(config, null, 2));
         await writeFile(inProject('main.ts'), clientProgram);
         const compiled = await run(process.execPath, [tsc, '-p', '.'], project, env);

@@ -44,7 +44,12 @@ export async function userEnvironment(cacheDir: string): Promise<NodeJS.ProcessE
   const folders = (process.env['PATH'] ?? '').split(delimiter);
   const withoutSchemathesis: string[] = [];
   for (const folder of folders) {
-    if (!(await lstat(join(folder, 'schemathesis')).then(() => true, () => false))) {
+    if (
+      !(await lstat(join(folder, 'schemathesis')).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       withoutSchemathesis.push(folder);
     }
   }
@@ -58,7 +63,12 @@ export async function userEnvironment(cacheDir: string): Promise<NodeJS.ProcessE
 export async function packKit(folder: string, env: NodeJS.ProcessEnv): Promise<string> {
   await mkdir(folder, { recursive: true });
   // --ignore-scripts: `prepare` would build lib/ again, which `npm test` has just done.
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', folder], packageRoot, env);
+  const packed = await run(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', folder],
+    packageRoot,
+    env,
+  );
   if (packed.code !== 0) {
     throw new Error(`npm pack failed:\n${packed.stderr}`);
   }
@@ -71,7 +81,9 @@ export async function packKit(folder: string, env: NodeJS.ProcessEnv): Promise<s
 
 /** The versions of TypeScript and Node's types this repository builds with, for the user's compile step. */
 async function devVersions(): Promise<string[]> {
-  const manifest = JSON.parse(await readFile(join(packageRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  const manifest = JSON.parse(await readFile(join(packageRoot, 'package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
   return ['typescript', '@types/node'].map((name) => `${name}@${manifest.devDependencies[name] ?? 'latest'}`);
 }
 
@@ -81,7 +93,10 @@ async function devVersions(): Promise<string[]> {
  */
 export async function installProject(folder: string, tarball: string, env: NodeJS.ProcessEnv): Promise<Run> {
   await mkdir(folder, { recursive: true });
-  await writeFile(join(folder, 'package.json'), `${JSON.stringify({ name: 'board-user', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+  await writeFile(
+    join(folder, 'package.json'),
+    `${JSON.stringify({ name: 'board-user', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+  );
   const args = ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...(await devVersions())];
   const installed = await run('npm', args, folder, env);
   if (installed.code !== 0) {
@@ -122,7 +137,13 @@ export interface Started {
 }
 
 /** Starts a foreground command (`serve`, `mock`, `proxy`) and resolves once its output matches `ready`, whose first group is its address. */
-export function start(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<Started> {
+export function start(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+): Promise<Started> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -141,6 +162,8 @@ export function start(command: string, args: readonly string[], cwd: string, env
     child.stdout.setEncoding('utf8').on('data', onData);
     child.stderr.setEncoding('utf8').on('data', onData);
     child.on('error', reject);
-    void exited.then((code) => reject(new Error(`${args.join(' ')} exited (${String(code)}) before it was ready:\n${output}`)));
+    void exited.then((code) =>
+      reject(new Error(`${args.join(' ')} exited (${String(code)}) before it was ready:\n${output}`)),
+    );
   });
 }

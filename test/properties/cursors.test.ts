@@ -11,7 +11,13 @@ import { cursorCodec, keysetAfter, offsetPage } from '../../src/server/paginatio
 import { ProblemError } from '../../src/server/problems.js';
 
 const codec = cursorCodec(randomBytes(32));
-const listName = fc.constantFrom('sessions', 'webhooks', 'shares:ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E', 'decisions:x', 'modes');
+const listName = fc.constantFrom(
+  'sessions',
+  'webhooks',
+  'shares:ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E',
+  'decisions:x',
+  'modes',
+);
 const keyset = fc.record({
   createdAt: fc.integer({ min: 0, max: 8_640_000_000_000_000 }),
   id: fc.string({ minLength: 1, maxLength: 40 }),
@@ -81,8 +87,12 @@ describe('cursors', () => {
     fc.assert(
       fc.property(listName, position, (list, at) => {
         const cursor = codec.encode(list, at);
-        const spellings = alphabet.filter((last) => last !== cursor.at(-1)).map((last) => `${cursor.slice(0, -1)}${last}`);
-        expect(spellings.map((tampered) => decodeOutcome(list, tampered)).filter((outcome) => !('status' in outcome))).toEqual([]);
+        const spellings = alphabet
+          .filter((last) => last !== cursor.at(-1))
+          .map((last) => `${cursor.slice(0, -1)}${last}`);
+        expect(
+          spellings.map((tampered) => decodeOutcome(list, tampered)).filter((outcome) => !('status' in outcome)),
+        ).toEqual([]);
       }),
       { numRuns: 20 },
     );

@@ -13,7 +13,12 @@ const apiKey = 'sk_test_idempotency000000000000';
 let server: RunningServer;
 let sessionPath: string;
 
-async function send(method: string, path: string, body: string, key?: string): Promise<{ status: number; replayed: string | null; text: string }> {
+async function send(
+  method: string,
+  path: string,
+  body: string,
+  key?: string,
+): Promise<{ status: number; replayed: string | null; text: string }> {
   const response = await fetch(`${server.baseUrl}${path}`, {
     method,
     headers: {
@@ -23,12 +28,20 @@ async function send(method: string, path: string, body: string, key?: string): P
     },
     body,
   });
-  return { status: response.status, replayed: response.headers.get('idempotent-replayed'), text: await response.text() };
+  return {
+    status: response.status,
+    replayed: response.headers.get('idempotent-replayed'),
+    text: await response.text(),
+  };
 }
 
 beforeAll(async () => {
   server = await startServer({ host: '127.0.0.1', port: 0, apiKeys: [apiKey] });
-  const started = await send('POST', '/v1/sessions', JSON.stringify({ mode: 'boardroom', synths: ['cfo', 'skeptic'], rounds: 1 }));
+  const started = await send(
+    'POST',
+    '/v1/sessions',
+    JSON.stringify({ mode: 'boardroom', synths: ['cfo', 'skeptic'], rounds: 1 }),
+  );
   expect(started.status).toBe(202);
   sessionPath = `/v1/sessions/${(JSON.parse(started.text) as { id: string }).id}`;
 });
@@ -54,7 +67,10 @@ function reordered(value: unknown, seed: number): unknown {
     return value;
   }
   const entries = Object.entries(value);
-  const rotated = entries.length === 0 ? entries : [...entries.slice(seed % entries.length), ...entries.slice(0, seed % entries.length)];
+  const rotated =
+    entries.length === 0
+      ? entries
+      : [...entries.slice(seed % entries.length), ...entries.slice(0, seed % entries.length)];
   return Object.fromEntries(rotated.reverse().map(([key, inner]) => [key, reordered(inner, seed + 1)]));
 }
 
@@ -88,7 +104,10 @@ describe('idempotency fingerprints', () => {
   test('any other body with the same key is 409 conflict', async () => {
     const change = fc.oneof(
       fc.record({ kind: fc.constant('metadata' as const), key: metadataKey, value: metadataValue }),
-      fc.record({ kind: fc.constant('title' as const), value: fc.oneof(fc.string({ minLength: 1, maxLength: 60 }), fc.constant(null)) }),
+      fc.record({
+        kind: fc.constant('title' as const),
+        value: fc.oneof(fc.string({ minLength: 1, maxLength: 60 }), fc.constant(null)),
+      }),
     );
     await fc.assert(
       fc.asyncProperty(patch, change, async (body, edit) => {

@@ -23,9 +23,11 @@ const catalogued = (document as unknown as { 'x-problem-types': { types: Catalog
 const cataloguedStatus = fc.constantFrom(...catalogued.map((entry) => entry.status));
 const detail = fc.string({ unit: 'grapheme', maxLength: 300 });
 const violation = fc.record({
-  pointer: fc.constantFrom('#/body', '#/query', '#/header', '#/path').chain((root) =>
-    fc.array(fc.string({ maxLength: 12 }), { maxLength: 4 }).map((tokens) => [root, ...tokens].join('/')),
-  ),
+  pointer: fc
+    .constantFrom('#/body', '#/query', '#/header', '#/path')
+    .chain((root) =>
+      fc.array(fc.string({ maxLength: 12 }), { maxLength: 4 }).map((tokens) => [root, ...tokens].join('/')),
+    ),
   detail,
 });
 const extensions = fc.record(
@@ -49,15 +51,21 @@ function isProblem(body: unknown): boolean {
 describe('problem building', () => {
   test('every catalogued problem is a valid Problem with its status, slug and title', () => {
     fc.assert(
-      fc.property(cataloguedStatus, detail, extensions, fc.option(requestPath, { nil: undefined }), (status, text, extra, path) => {
-        const body = catalogue.body(status, text, extra, path);
-        expect(validator.validate('#/components/schemas/Problem', body).errors).toEqual([]);
-        const entry = catalogued.find((candidate) => candidate.status === status);
-        expect(body.status).toBe(status);
-        expect(body.type.split('/').at(-1)).toBe(entry?.slug);
-        expect(body.title).toBe(entry?.title);
-        expect(body.detail).toBe(text);
-      }),
+      fc.property(
+        cataloguedStatus,
+        detail,
+        extensions,
+        fc.option(requestPath, { nil: undefined }),
+        (status, text, extra, path) => {
+          const body = catalogue.body(status, text, extra, path);
+          expect(validator.validate('#/components/schemas/Problem', body).errors).toEqual([]);
+          const entry = catalogued.find((candidate) => candidate.status === status);
+          expect(body.status).toBe(status);
+          expect(body.type.split('/').at(-1)).toBe(entry?.slug);
+          expect(body.title).toBe(entry?.title);
+          expect(body.detail).toBe(text);
+        },
+      ),
     );
   });
 
@@ -70,7 +78,9 @@ describe('problem building', () => {
   });
 
   test('a status outside the catalogue becomes a valid internal-error problem', () => {
-    const uncatalogued = fc.integer({ min: 100, max: 599 }).filter((status) => !catalogued.some((entry) => entry.status === status));
+    const uncatalogued = fc
+      .integer({ min: 100, max: 599 })
+      .filter((status) => !catalogued.some((entry) => entry.status === status));
     fc.assert(
       fc.property(uncatalogued, detail, (status, text) => {
         const body = catalogue.body(status, text);
@@ -87,7 +97,11 @@ describe('problem building', () => {
         const credits = catalogue.body(
           402,
           text,
-          { session_estimate_credits: estimate, balance_credits: balance, topup_url: 'https://console.decision-board.example/billing/credits' },
+          {
+            session_estimate_credits: estimate,
+            balance_credits: balance,
+            topup_url: 'https://console.decision-board.example/billing/credits',
+          },
           path,
         );
         expect(validator.validate('#/components/schemas/InsufficientCreditsProblem', credits).errors).toEqual([]);

@@ -16,14 +16,17 @@ vi.mock('node:crypto', async (importOriginal) => {
   return recordingCrypto(await importOriginal<typeof import('node:crypto')>(), comparisons.calls);
 });
 
-const { signDelivery, signLegacyDelivery, verifyDelivery, verifyLegacyDelivery } = await import(
-  '../../src/webhooks/signing.js'
-);
+const { signDelivery, signLegacyDelivery, verifyDelivery, verifyLegacyDelivery } =
+  await import('../../src/webhooks/signing.js');
 
-const secret = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 24, maxLength: 40 }).map((tail) => `whsec_${tail}`);
+const secret = fc
+  .string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 24, maxLength: 40 })
+  .map((tail) => `whsec_${tail}`);
 const timestamp = fc.integer({ min: 1_000_000_000, max: 9_999_999_999 });
 const body = fc.string({ maxLength: 200 });
-const hexSignature = fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 }).map((hex) => `sha256=${hex}`);
+const hexSignature = fc
+  .string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 })
+  .map((hex) => `sha256=${hex}`);
 
 afterEach(() => {
   comparisons.calls.length = 0;
@@ -35,7 +38,9 @@ describe('constant-time comparison', () => {
       fc.property(secret, timestamp, body, (key, seconds, raw) => {
         comparisons.calls.length = 0;
         const signature = signDelivery({ secret: key, timestamp: seconds, rawBody: raw });
-        expect(verifyDelivery({ secret: key, rawBody: raw, signature, timestamp: seconds, now: seconds * 1000 }).ok).toBe(true);
+        expect(
+          verifyDelivery({ secret: key, rawBody: raw, signature, timestamp: seconds, now: seconds * 1000 }).ok,
+        ).toBe(true);
         expect(comparisons.calls).toEqual([{ left: 32, right: 32, equal: true }]);
       }),
     );
@@ -46,7 +51,9 @@ describe('constant-time comparison', () => {
       fc.property(secret, timestamp, body, hexSignature, (key, seconds, raw, signature) => {
         fc.pre(signature !== signDelivery({ secret: key, timestamp: seconds, rawBody: raw }));
         comparisons.calls.length = 0;
-        expect(verifyDelivery({ secret: key, rawBody: raw, signature, timestamp: seconds, now: seconds * 1000 }).ok).toBe(false);
+        expect(
+          verifyDelivery({ secret: key, rawBody: raw, signature, timestamp: seconds, now: seconds * 1000 }).ok,
+        ).toBe(false);
         expect(comparisons.calls).toEqual([{ left: 32, right: 32, equal: false }]);
       }),
     );

@@ -20,7 +20,11 @@ import {
  * same key by definition; the contract's alphabet has no NUL, so "another secret" is always another key.
  */
 const secret = fc
-  .string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'), minLength: 24, maxLength: 64 })
+  .string({
+    unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'),
+    minLength: 24,
+    maxLength: 64,
+  })
   .map((tail) => `whsec_${tail}`);
 
 /** Unix seconds from 2001 to 2286: ten digits, as every current timestamp has. */
@@ -53,7 +57,9 @@ describe('current deliveries (X-Service-Signature over "<timestamp>.<raw_body>")
         const signature = signDelivery({ secret: key, timestamp: seconds, rawBody: body });
         expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
         const now = seconds * 1000 + skewMs;
-        expect(verifyDelivery({ secret: key, rawBody: body, signature, timestamp: seconds, now })).toEqual({ ok: true });
+        expect(verifyDelivery({ secret: key, rawBody: body, signature, timestamp: seconds, now })).toEqual({
+          ok: true,
+        });
         // The same delivery read from headers, as a receiver gets it.
         const headers = { 'x-service-signature': signature, 'x-service-timestamp': String(seconds) };
         expect(verifyDelivery({ secret: key, rawBody: body, headers, now })).toEqual({ ok: true });
@@ -84,7 +90,13 @@ describe('current deliveries (X-Service-Signature over "<timestamp>.<raw_body>")
           const changed = Uint8Array.from(body);
           const at = index % changed.length;
           changed[at] = (changed[at] ?? 0) ^ flip;
-          const result = verifyDelivery({ secret: key, rawBody: changed, signature, timestamp: seconds, now: seconds * 1000 });
+          const result = verifyDelivery({
+            secret: key,
+            rawBody: changed,
+            signature,
+            timestamp: seconds,
+            now: seconds * 1000,
+          });
           expect(result).toMatchObject({ ok: false, status: 401 });
         },
       ),
@@ -93,30 +105,55 @@ describe('current deliveries (X-Service-Signature over "<timestamp>.<raw_body>")
 
   test('appending or removing a byte is refused with 401', () => {
     fc.assert(
-      fc.property(secret, timestamp, rawBody.map(bytesOf), fc.integer({ min: 0, max: 255 }), (key, seconds, body, extra) => {
-        const signature = signDelivery({ secret: key, timestamp: seconds, rawBody: body });
-        const longer = Uint8Array.from([...body, extra]);
-        expect(verifyDelivery({ secret: key, rawBody: longer, signature, timestamp: seconds, now: seconds * 1000 })).toMatchObject({
-          ok: false,
-          status: 401,
-        });
-        if (body.length > 0) {
-          const shorter = body.slice(0, -1);
+      fc.property(
+        secret,
+        timestamp,
+        rawBody.map(bytesOf),
+        fc.integer({ min: 0, max: 255 }),
+        (key, seconds, body, extra) => {
+          const signature = signDelivery({ secret: key, timestamp: seconds, rawBody: body });
+          const longer = Uint8Array.from([...body, extra]);
           expect(
-            verifyDelivery({ secret: key, rawBody: shorter, signature, timestamp: seconds, now: seconds * 1000 }),
-          ).toMatchObject({ ok: false, status: 401 });
-        }
-      }),
+            verifyDelivery({ secret: key, rawBody: longer, signature, timestamp: seconds, now: seconds * 1000 }),
+          ).toMatchObject({
+            ok: false,
+            status: 401,
+          });
+          if (body.length > 0) {
+            const shorter = body.slice(0, -1);
+            expect(
+              verifyDelivery({ secret: key, rawBody: shorter, signature, timestamp: seconds, now: seconds * 1000 }),
+            ).toMatchObject({ ok: false, status: 401 });
+          }
+        },
+      ),
     );
   });
 
   test('any changed digit of the signature is refused with 401', () => {
     fc.assert(
-      fc.property(secret, timestamp, rawBody, fc.nat(), fc.integer({ min: 1, max: 15 }), (key, seconds, body, index, delta) => {
-        const signature = withDigitChanged(signDelivery({ secret: key, timestamp: seconds, rawBody: body }), index, delta);
-        const result = verifyDelivery({ secret: key, rawBody: body, signature, timestamp: seconds, now: seconds * 1000 });
-        expect(result).toMatchObject({ ok: false, status: 401 });
-      }),
+      fc.property(
+        secret,
+        timestamp,
+        rawBody,
+        fc.nat(),
+        fc.integer({ min: 1, max: 15 }),
+        (key, seconds, body, index, delta) => {
+          const signature = withDigitChanged(
+            signDelivery({ secret: key, timestamp: seconds, rawBody: body }),
+            index,
+            delta,
+          );
+          const result = verifyDelivery({
+            secret: key,
+            rawBody: body,
+            signature,
+            timestamp: seconds,
+            now: seconds * 1000,
+          });
+          expect(result).toMatchObject({ ok: false, status: 401 });
+        },
+      ),
     );
   });
 
@@ -125,7 +162,13 @@ describe('current deliveries (X-Service-Signature over "<timestamp>.<raw_body>")
       fc.property(secret, secret, timestamp, rawBody, (key, other, seconds, body) => {
         fc.pre(key !== other);
         const signature = signDelivery({ secret: key, timestamp: seconds, rawBody: body });
-        const result = verifyDelivery({ secret: other, rawBody: body, signature, timestamp: seconds, now: seconds * 1000 });
+        const result = verifyDelivery({
+          secret: other,
+          rawBody: body,
+          signature,
+          timestamp: seconds,
+          now: seconds * 1000,
+        });
         expect(result).toMatchObject({ ok: false, status: 401 });
       }),
     );
@@ -133,13 +176,19 @@ describe('current deliveries (X-Service-Signature over "<timestamp>.<raw_body>")
 
   test('a signature moved to another timestamp is refused with 401, even within the tolerance', () => {
     fc.assert(
-      fc.property(secret, timestamp, rawBody, fc.integer({ min: -replayToleranceSeconds, max: replayToleranceSeconds }), (key, seconds, body, shift) => {
-        fc.pre(shift !== 0);
-        const signature = signDelivery({ secret: key, timestamp: seconds, rawBody: body });
-        const moved = seconds + shift;
-        const result = verifyDelivery({ secret: key, rawBody: body, signature, timestamp: moved, now: moved * 1000 });
-        expect(result).toMatchObject({ ok: false, status: 401 });
-      }),
+      fc.property(
+        secret,
+        timestamp,
+        rawBody,
+        fc.integer({ min: -replayToleranceSeconds, max: replayToleranceSeconds }),
+        (key, seconds, body, shift) => {
+          fc.pre(shift !== 0);
+          const signature = signDelivery({ secret: key, timestamp: seconds, rawBody: body });
+          const moved = seconds + shift;
+          const result = verifyDelivery({ secret: key, rawBody: body, signature, timestamp: moved, now: moved * 1000 });
+          expect(result).toMatchObject({ ok: false, status: 401 });
+        },
+      ),
     );
   });
 
@@ -160,19 +209,36 @@ describe('current deliveries (X-Service-Signature over "<timestamp>.<raw_body>")
       fc.property(secret, timestamp, rawBody, (key, seconds, body) => {
         const signature = signDelivery({ secret: key, timestamp: seconds, rawBody: body });
         const now = seconds * 1000;
-        expect(verifyDelivery({ secret: key, rawBody: body, headers: { 'x-service-timestamp': String(seconds) }, now })).toMatchObject({ ok: false, status: 400 });
-        expect(verifyDelivery({ secret: key, rawBody: body, headers: { 'x-service-signature': signature }, now })).toMatchObject({ ok: false, status: 400 });
+        expect(
+          verifyDelivery({ secret: key, rawBody: body, headers: { 'x-service-timestamp': String(seconds) }, now }),
+        ).toMatchObject({ ok: false, status: 400 });
+        expect(
+          verifyDelivery({ secret: key, rawBody: body, headers: { 'x-service-signature': signature }, now }),
+        ).toMatchObject({ ok: false, status: 400 });
       }),
     );
   });
 
   test('any text in the headers gets a 400 or 401 verdict, never an exception', () => {
     fc.assert(
-      fc.property(secret, rawBody, fc.string(), fc.string(), timestamp, (key, body, signature, timestampText, seconds) => {
-        const result = verifyDelivery({ secret: key, rawBody: body, signature, timestamp: timestampText, now: seconds * 1000 });
-        expect(result.ok).toBe(false);
-        expect([400, 401]).toContain(result.ok ? 200 : result.status);
-      }),
+      fc.property(
+        secret,
+        rawBody,
+        fc.string(),
+        fc.string(),
+        timestamp,
+        (key, body, signature, timestampText, seconds) => {
+          const result = verifyDelivery({
+            secret: key,
+            rawBody: body,
+            signature,
+            timestamp: timestampText,
+            now: seconds * 1000,
+          });
+          expect(result.ok).toBe(false);
+          expect([400, 401]).toContain(result.ok ? 200 : result.status);
+        },
+      ),
     );
   });
 });
@@ -193,12 +259,18 @@ describe('legacy deliveries (X-Mcp-Signature over the raw body alone)', () => {
           const changed = Uint8Array.from(body);
           const at = index % changed.length;
           changed[at] = ((changed[at] ?? 0) + delta) % 256;
-          expect(verifyLegacyDelivery({ secret: key, rawBody: changed, signature })).toMatchObject({ ok: false, status: 401 });
+          expect(verifyLegacyDelivery({ secret: key, rawBody: changed, signature })).toMatchObject({
+            ok: false,
+            status: 401,
+          });
           expect(
             verifyLegacyDelivery({ secret: key, rawBody: body, signature: withDigitChanged(signature, index, delta) }),
           ).toMatchObject({ ok: false, status: 401 });
           if (other !== key) {
-            expect(verifyLegacyDelivery({ secret: other, rawBody: body, signature })).toMatchObject({ ok: false, status: 401 });
+            expect(verifyLegacyDelivery({ secret: other, rawBody: body, signature })).toMatchObject({
+              ok: false,
+              status: 401,
+            });
           }
         },
       ),

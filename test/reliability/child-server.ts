@@ -63,7 +63,9 @@ export function startChildServer(options: ChildServerOptions): Promise<ChildServ
         });
       }
     });
-    child.once('exit', (code, signal) => reject(new Error(`boardkit serve exited (${code ?? signal}) before listening: ${stderr}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`boardkit serve exited (${code ?? signal}) before listening: ${stderr}`)),
+    );
   });
 }
 

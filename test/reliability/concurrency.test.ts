@@ -59,7 +59,11 @@ async function allSessions(key: string): Promise<Array<{ id: string; estimated_c
   let cursor: string | null = null;
   do {
     const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
-    const page = await getJson<{ items: typeof sessions; next_cursor: string | null }>(server, `/v1/sessions?limit=100${query}`, key);
+    const page = await getJson<{ items: typeof sessions; next_cursor: string | null }>(
+      server,
+      `/v1/sessions?limit=100${query}`,
+      key,
+    );
     sessions.push(...page.items);
     cursor = page.next_cursor;
   } while (cursor !== null);
@@ -77,7 +81,14 @@ function fundExactly(key: string, credits: number): number {
   const { store, clock } = server.server.services;
   const workspaceId = store.apiKeys.lookup(key)?.workspaceId ?? '';
   const difference = credits - store.credits.balance(workspaceId);
-  store.credits.record({ workspaceId, kind: 'topup', credits: difference, sessionId: null, description: 'Test balance', at: clock.now() });
+  store.credits.record({
+    workspaceId,
+    kind: 'topup',
+    credits: difference,
+    sessionId: null,
+    description: 'Test balance',
+    at: clock.now(),
+  });
   return credits;
 }
 
@@ -85,14 +96,18 @@ function ledgerOf(key: string): LedgerRow[] {
   const { store } = server.server.services;
   const workspaceId = store.apiKeys.lookup(key)?.workspaceId ?? '';
   return store.db
-    .prepare<[string], LedgerRow>('SELECT kind, credits, session_id FROM credit_entries WHERE workspace_id = ? ORDER BY seq')
+    .prepare<[string], LedgerRow>(
+      'SELECT kind, credits, session_id FROM credit_entries WHERE workspace_id = ? ORDER BY seq',
+    )
     .all(workspaceId);
 }
 
 test('100 concurrent starts with one Idempotency-Key make one session and 100 identical answers', async () => {
   const keys = keysOfWorkspace(server.otherKey, 2, 'samekey');
   const body = lineupStart(1, { title: 'One key, a hundred retries' });
-  const answers = await Promise.all(Array.from({ length: 100 }, (_, index) => start(keys[index % 2] as string, 'idem-burst-1', body)));
+  const answers = await Promise.all(
+    Array.from({ length: 100 }, (_, index) => start(keys[index % 2] as string, 'idem-burst-1', body)),
+  );
 
   expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([202]));
   expect(new Set(answers.map((answer) => answer.body)).size).toBe(1);
@@ -122,7 +137,9 @@ test('1,000 concurrent starts with distinct keys make 1,000 sessions and a ledge
   const startingCredits = fundExactly(server.key, affordable * perStart);
   const keys = keysOfWorkspace(server.key, 20, 'distinct');
   const answers = await Promise.all(
-    Array.from({ length: total }, (_, index) => start(keys[index % keys.length] as string, `idem-distinct-${index}`, body)),
+    Array.from({ length: total }, (_, index) =>
+      start(keys[index % keys.length] as string, `idem-distinct-${index}`, body),
+    ),
   );
 
   const accepted = answers.filter((answer) => answer.status === 202);
@@ -131,7 +148,11 @@ test('1,000 concurrent starts with distinct keys make 1,000 sessions and a ledge
   expect(refused).toHaveLength(total - affordable);
   expect(accepted.every((answer) => answer.replayed === null)).toBe(true);
   for (const answer of refused) {
-    expect(JSON.parse(answer.body)).toMatchObject({ status: 402, balance_credits: 0, session_estimate_credits: perStart });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      status: 402,
+      balance_credits: 0,
+      session_estimate_credits: perStart,
+    });
   }
   const startedIds = accepted.map((answer) => (JSON.parse(answer.body) as { id: string }).id);
   expect(new Set(startedIds).size).toBe(affordable);

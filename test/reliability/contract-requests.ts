@@ -30,10 +30,13 @@ export interface ContractOperation {
   statuses: Set<number>;
 }
 
-function parametersOf(pathItemPointer: string, operationPointer: string): Array<{ node: ParameterObject; pointer: string }> {
+function parametersOf(
+  pathItemPointer: string,
+  operationPointer: string,
+): Array<{ node: ParameterObject; pointer: string }> {
   const found = new Map<string, { node: ParameterObject; pointer: string }>();
   for (const holder of [pathItemPointer, operationPointer]) {
-    const list = (resolve<{ parameters?: unknown[] }>(document, holder).node.parameters ?? []);
+    const list = resolve<{ parameters?: unknown[] }>(document, holder).node.parameters ?? [];
     list.forEach((_, index) => {
       const parameter = resolve<ParameterObject>(document, childPointer(holder, 'parameters', index));
       found.set(`${parameter.node.in}:${parameter.node.name}`, parameter);
@@ -113,14 +116,25 @@ export function send(baseUrl: string, raw: RawRequest, limitMs = 10_000): Promis
     // Node frames a DELETE or GET body only when told its length; without it the bytes would be a second request.
     const length = raw.body === undefined ? {} : { 'content-length': Buffer.byteLength(raw.body) };
     const request = httpRequest(
-      { host: hostname, port, method: raw.method, path: raw.path, headers: { ...length, ...raw.headers }, agent: false },
+      {
+        host: hostname,
+        port,
+        method: raw.method,
+        path: raw.path,
+        headers: { ...length, ...raw.headers },
+        agent: false,
+      },
       (response) => {
         answered = true;
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           clearTimeout(timer);
-          settle({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') });
+          settle({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
         });
       },
     );
@@ -137,7 +151,9 @@ export function send(baseUrl: string, raw: RawRequest, limitMs = 10_000): Promis
     request.on('close', () => {
       if (!answered) {
         clearTimeout(timer);
-        fail(new Error(`${raw.method} ${raw.path.slice(0, 120)}: ${writeError?.message ?? 'closed without an answer'}`));
+        fail(
+          new Error(`${raw.method} ${raw.path.slice(0, 120)}: ${writeError?.message ?? 'closed without an answer'}`),
+        );
       }
     });
     request.end(raw.body);
@@ -150,7 +166,9 @@ interface CatalogueEntry {
   title: string;
 }
 
-const catalogue = (document as { 'x-problem-types'?: { base_uri: string; types: CatalogueEntry[] } })['x-problem-types'];
+const catalogue = (document as { 'x-problem-types'?: { base_uri: string; types: CatalogueEntry[] } })[
+  'x-problem-types'
+];
 if (catalogue === undefined) {
   throw new Error('the contract has no x-problem-types');
 }
@@ -175,18 +193,30 @@ export function expectProblem(answer: RawAnswer, allowed: readonly number[], con
   const problem = JSON.parse(answer.text) as Problem;
   const entry = catalogue?.types.find((type) => type.status === answer.status);
   expect(entry, `${where}: no catalogue entry for the status`).toBeDefined();
-  expect(problem, where).toMatchObject({ status: answer.status, type: `${problemBase}${entry?.slug}`, title: entry?.title });
+  expect(problem, where).toMatchObject({
+    status: answer.status,
+    type: `${problemBase}${entry?.slug}`,
+    title: entry?.title,
+  });
   return problem;
 }
 
 /** Every row of every table, in a stable order, except the tables named (they record the requests). */
-export function tableSnapshot(db: SqliteDatabase, skip: readonly string[] = ['rate_limit_windows']): Record<string, unknown[]> {
+export function tableSnapshot(
+  db: SqliteDatabase,
+  skip: readonly string[] = ['rate_limit_windows'],
+): Record<string, unknown[]> {
   const tables = db
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .prepare<[], { name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )
     .all()
     .map((row) => row.name)
     .filter((name) => !skip.includes(name));
   return Object.fromEntries(
-    tables.map((name) => [name, db.prepare<[], Record<string, unknown>>(`SELECT * FROM "${name}" ORDER BY rowid`).all()]),
+    tables.map((name) => [
+      name,
+      db.prepare<[], Record<string, unknown>>(`SELECT * FROM "${name}" ORDER BY rowid`).all(),
+    ]),
   );
 }

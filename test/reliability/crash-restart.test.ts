@@ -63,7 +63,12 @@ beforeAll(async () => {
       const fails = deliveryId.charCodeAt(deliveryId.length - 1) % 2 === 0 && !failedOnce.has(deliveryId);
       failedOnce.add(deliveryId);
       const status = fails ? 500 : 200;
-      received.push({ deliveryId, event: String(request.headers['x-service-event']), rawBody: Buffer.concat(chunks).toString('utf8'), status });
+      received.push({
+        deliveryId,
+        event: String(request.headers['x-service-event']),
+        rawBody: Buffer.concat(chunks).toString('utf8'),
+        status,
+      });
       arrivals.emit('delivery');
       // Answering takes a while, so that kills fall while attempts are in flight.
       setTimeout(() => response.writeHead(status).end(), 20);
@@ -117,7 +122,12 @@ function planStart(): PlannedStart {
   const planned: PlannedStart = {
     apiKey: apiKeys[n % apiKeys.length] as string,
     idempotencyKey: `crash-start-${n}`,
-    body: { mode: 'boardroom', title: `Crash run ${n}${fails ? failMarker : ''}`, synths, rounds: 1 + Math.floor(random() * 3) },
+    body: {
+      mode: 'boardroom',
+      title: `Crash run ${n}${fails ? failMarker : ''}`,
+      synths,
+      rounds: 1 + Math.floor(random() * 3),
+    },
     cancelAsked: false,
   };
   starts.push(planned);
@@ -136,7 +146,13 @@ async function traffic(server: ChildServer, running: () => boolean): Promise<voi
       if (answered.length > 0 && random() < 0.2) {
         const target = answered[Math.floor(random() * answered.length)] as PlannedStart;
         target.cancelAsked = true;
-        await (await call(server, `/v1/sessions/${target.sessionId}/cancel`, { apiKey: target.apiKey, method: 'POST', json: {} })).arrayBuffer();
+        await (
+          await call(server, `/v1/sessions/${target.sessionId}/cancel`, {
+            apiKey: target.apiKey,
+            method: 'POST',
+            json: {},
+          })
+        ).arrayBuffer();
       } else {
         const planned = planStart();
         const response = await call(server, '/v1/sessions', { ...startOf(planned), method: 'POST' });
@@ -163,7 +179,9 @@ async function startAgain(server: ChildServer, planned: PlannedStart): Promise<{
     if (response.status !== 429) {
       return { response, text };
     }
-    await new Promise((resolve) => setTimeout(resolve, (Number(response.headers.get('retry-after')) * 1000) / timeScale));
+    await new Promise((resolve) =>
+      setTimeout(resolve, (Number(response.headers.get('retry-after')) * 1000) / timeScale),
+    );
   }
 }
 
@@ -181,7 +199,10 @@ async function listAll(server: ChildServer, apiKey: string): Promise<SessionView
   let cursor: string | null = null;
   do {
     const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
-    const page = (await (await call(server, `/v1/sessions?limit=100${query}`, { apiKey })).json()) as { items: SessionView[]; next_cursor: string | null };
+    const page = (await (await call(server, `/v1/sessions?limit=100${query}`, { apiKey })).json()) as {
+      items: SessionView[];
+      next_cursor: string | null;
+    };
     sessions.push(...page.items);
     cursor = page.next_cursor;
   } while (cursor !== null);
@@ -194,7 +215,9 @@ async function settled(server: ChildServer, planned: PlannedStart, limitMs: numb
   const id = planned.sessionId as string;
   for (;;) {
     // `wait_ms` is wall-clock time: a session already terminal holds the poll for all of it.
-    const session = (await (await call(server, `/v1/sessions/${id}?wait_ms=1000`, { apiKey: planned.apiKey })).json()) as SessionView;
+    const session = (await (
+      await call(server, `/v1/sessions/${id}?wait_ms=1000`, { apiKey: planned.apiKey })
+    ).json()) as SessionView;
     if ((terminal as readonly string[]).includes(session.status)) {
       return session;
     }
@@ -230,7 +253,11 @@ test('sessions, webhooks and idempotency records survive SIGKILL at random momen
       const subscribed = await call(server, '/v1/webhooks', {
         apiKey,
         method: 'POST',
-        json: { label: 'Crash receiver', url: receiverUrl, events: ['session.created', 'session.complete', 'session.failed', 'session.cancelled'] },
+        json: {
+          label: 'Crash receiver',
+          url: receiverUrl,
+          events: ['session.created', 'session.complete', 'session.failed', 'session.cancelled'],
+        },
       });
       expect(subscribed.status).toBe(201);
     }
@@ -268,7 +295,9 @@ test('sessions, webhooks and idempotency records survive SIGKILL at random momen
     starts.forEach((planned, index) => {
       const { status } = sessions[index] as SessionView;
       const asked = planned.body.title.endsWith(failMarker) ? 'failed' : 'complete';
-      expect(planned.cancelAsked ? ['cancelled', asked] : [asked], `${planned.body.title} (seed ${seed})`).toContain(status);
+      expect(planned.cancelAsked ? ['cancelled', asked] : [asked], `${planned.body.title} (seed ${seed})`).toContain(
+        status,
+      );
     });
 
     for (const [index, session] of sessions.entries()) {
@@ -281,23 +310,33 @@ test('sessions, webhooks and idempotency records survive SIGKILL at random momen
       expect(session.credits_charged + session.credits_refunded).toBe(session.estimated_cost_credits);
     }
     for (const apiKey of apiKeys) {
-      const charged = sessions.filter((_, index) => starts[index]?.apiKey === apiKey).reduce((sum, session) => sum + session.credits_charged, 0);
+      const charged = sessions
+        .filter((_, index) => starts[index]?.apiKey === apiKey)
+        .reduce((sum, session) => sum + session.credits_charged, 0);
       const credits = (await (await call(server, '/credits', { apiKey })).json()) as { balance_credits: number };
       expect(credits.balance_credits).toBe(10_000 - charged);
     }
 
     // Every due delivery arrives and is accepted at least once; repeats keep their delivery id and body.
-    const expected = sessions.flatMap((session) => [`session.created ${session.id}`, `session.${session.status} ${session.id}`]);
+    const expected = sessions.flatMap((session) => [
+      `session.created ${session.id}`,
+      `session.${session.status} ${session.id}`,
+    ]);
     const accepted = (): Set<string> =>
       new Set(
         received
           .filter((delivery) => delivery.status === 200)
-          .map((delivery) => `${delivery.event} ${(JSON.parse(delivery.rawBody) as { data: { session_id: string } }).data.session_id}`),
+          .map(
+            (delivery) =>
+              `${delivery.event} ${(JSON.parse(delivery.rawBody) as { data: { session_id: string } }).data.session_id}`,
+          ),
       );
     await eventually(() => expected.every((pair) => accepted().has(pair)), 'every due delivery', 60_000);
     expect([...accepted()].sort()).toEqual([...expected].sort());
     const byDelivery = new Map<string, Received[]>();
-    received.forEach((delivery) => byDelivery.set(delivery.deliveryId, [...(byDelivery.get(delivery.deliveryId) ?? []), delivery]));
+    received.forEach((delivery) =>
+      byDelivery.set(delivery.deliveryId, [...(byDelivery.get(delivery.deliveryId) ?? []), delivery]),
+    );
     for (const repeats of byDelivery.values()) {
       expect(new Set(repeats.map((delivery) => delivery.rawBody)).size).toBe(1);
     }
@@ -308,7 +347,9 @@ test('sessions, webhooks and idempotency records survive SIGKILL at random momen
       idsPerEvent.set(pair, (idsPerEvent.get(pair) ?? new Set()).add(delivery.deliveryId));
     }
     expect([...idsPerEvent.values()].every((ids) => ids.size === 1)).toBe(true);
-    const acceptedTwice = [...byDelivery.values()].filter((repeats) => repeats.filter((delivery) => delivery.status === 200).length > 1);
+    const acceptedTwice = [...byDelivery.values()].filter(
+      (repeats) => repeats.filter((delivery) => delivery.status === 200).length > 1,
+    );
     console.log(
       `crash-restart: ${crashes} kills, ${sessions.length} sessions (${terminal.map((status) => `${sessions.filter((s) => s.status === status).length} ${status}`).join(', ')}), ` +
         `${starts.filter((planned) => planned.answer === undefined).length} starts cut off by a kill; ` +

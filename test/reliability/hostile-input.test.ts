@@ -14,7 +14,16 @@ import { collectExamples } from '../../src/contract/examples.js';
 import { maxJsonDepth, nestingDepth } from '../../src/server/json-body.js';
 import { startTestServer, type TestServer } from '../server/harness.js';
 import { startReceiver, type Receiver } from '../server/receiver.js';
-import { document, expectProblem, fillPath, operations, send, tableSnapshot, type ContractOperation, type RawAnswer } from './contract-requests.js';
+import {
+  document,
+  expectProblem,
+  fillPath,
+  operations,
+  send,
+  tableSnapshot,
+  type ContractOperation,
+  type RawAnswer,
+} from './contract-requests.js';
 import { populateWorkspace, type WorkspaceRecords } from './workspace-fixture.js';
 
 let server: TestServer;
@@ -50,7 +59,9 @@ function ownPathValues(operation: ContractOperation): Record<string, string> {
   const candidates = [mine.sessionId, mine.shareId, mine.webhookId, mine.actionId];
   return Object.fromEntries(
     operation.pathParameters.map(({ name, schemaPointer }) => {
-      const value = candidates.find((candidate) => server.server.services.validator.validate(schemaPointer, candidate).valid);
+      const value = candidates.find(
+        (candidate) => server.server.services.validator.validate(schemaPointer, candidate).valid,
+      );
       if (value === undefined) {
         throw new Error(`${operation.operationId}: no record of the workspace fits {${name}}`);
       }
@@ -59,7 +70,11 @@ function ownPathValues(operation: ContractOperation): Record<string, string> {
   );
 }
 
-function headersFor(operation: ContractOperation, key: string, extra: Record<string, string> = {}): Record<string, string> {
+function headersFor(
+  operation: ContractOperation,
+  key: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return { ...(operation.authenticated ? { authorization: `Bearer ${key}` } : {}), ...extra };
 }
 
@@ -91,14 +106,21 @@ const hostileIds: ReadonlyArray<readonly [string, string]> = [
   ['literal traversal', '../../../etc/passwd'],
   ['SQL quote', "ses_x'%20OR%20'1'%3D'1"],
   ['SQL statement', '1%3B%20DROP%20TABLE%20sessions%3B%20--'],
-  ['SQL comment', "%27%20--%20"],
+  ['SQL comment', '%27%20--%20'],
   ['SQL wildcard', 'ses_%25'],
   ['NUL byte', 'ses_abc%00def'],
   ['bytes that are not UTF-8', '%ff%fe'],
   ['a segment longer than any id', 'a'.repeat(2_000)],
 ];
 
-const hostileQueryValues = ["1%20OR%201%3D1", "%27%3B%20DROP%20TABLE%20sessions%3B--", '..%2F..%2Fetc%2Fpasswd', '-1', '%ff', 'NaN'];
+const hostileQueryValues = [
+  '1%20OR%201%3D1',
+  '%27%3B%20DROP%20TABLE%20sessions%3B--',
+  '..%2F..%2Fetc%2Fpasswd',
+  '-1',
+  '%ff',
+  'NaN',
+];
 
 const wrongMediaTypes = [
   'text/plain',
@@ -110,7 +132,10 @@ const wrongMediaTypes = [
 ];
 
 /** Checks the answers of one operation, then that the store is as it was. */
-async function expectProblems(operation: ContractOperation, answers: Array<[string, RawAnswer, readonly number[]]>): Promise<void> {
+async function expectProblems(
+  operation: ContractOperation,
+  answers: Array<[string, RawAnswer, readonly number[]]>,
+): Promise<void> {
   for (const [label, answer, allowed] of answers) {
     expectProblem(answer, allowed, `${operation.method} ${operation.path} with ${label}`);
   }
@@ -151,7 +176,11 @@ describe.each(withPathIds)('path ids: $method $path', (operation) => {
         const path = fillPath(operation.path, { ...ownPathValues(operation), [name]: value });
         const body = operation.takesBody ? exampleText(operation) : undefined;
         const headers = headersFor(operation, key, body === undefined ? {} : { 'content-type': 'application/json' });
-        answers.push([`${label} in {${name}}`, await send(server.baseUrl, { method: operation.method, path, headers, body }), [400, 404]]);
+        answers.push([
+          `${label} in {${name}}`,
+          await send(server.baseUrl, { method: operation.method, path, headers, body }),
+          [400, 404],
+        ]);
       }
     }
     await expectProblems(operation, answers);
@@ -165,7 +194,11 @@ describe.each(withQuery)('query: $method $path', (operation) => {
     const answers: Array<[string, RawAnswer, readonly number[]]> = [];
     for (const name of operation.queryParameters) {
       for (const value of [...hostileQueryValues, `1&${name}=2`]) {
-        const answer = await send(server.baseUrl, { method: operation.method, path: `${base}?${name}=${value}`, headers: headersFor(operation, key) });
+        const answer = await send(server.baseUrl, {
+          method: operation.method,
+          path: `${base}?${name}=${value}`,
+          headers: headersFor(operation, key),
+        });
         // A cursor is opaque: one this list did not issue names no page of it.
         answers.push([`${name}=${value}`, answer, name === 'cursor' ? [400, 404] : [400]]);
       }
@@ -180,9 +213,27 @@ describe.each(operations)('headers: $method $path', (operation) => {
     const path = fillPath(operation.path, ownPathValues(operation));
     const answers: Array<[string, RawAnswer, readonly number[]]> = [];
     const one = (headers: Record<string, string>) => send(server.baseUrl, { method: operation.method, path, headers });
-    answers.push(['a 20 KiB header', await one(headersFor(operation, key, { 'x-padding': 'a'.repeat(20 * 1024) })), [400]]);
-    answers.push(['2,000 small headers', await one(headersFor(operation, key, Object.fromEntries(Array.from({ length: 2_000 }, (_, index) => [`x-h${index}`, 'aaaaaaaaaa'])))), [400]]);
-    answers.push(['a hostile version pin', await one(headersFor(operation, key, { 'x-service-api-version': "2026-10-01' OR '1'='1" })), [400]]);
+    answers.push([
+      'a 20 KiB header',
+      await one(headersFor(operation, key, { 'x-padding': 'a'.repeat(20 * 1024) })),
+      [400],
+    ]);
+    answers.push([
+      '2,000 small headers',
+      await one(
+        headersFor(
+          operation,
+          key,
+          Object.fromEntries(Array.from({ length: 2_000 }, (_, index) => [`x-h${index}`, 'aaaaaaaaaa'])),
+        ),
+      ),
+      [400],
+    ]);
+    answers.push([
+      'a hostile version pin',
+      await one(headersFor(operation, key, { 'x-service-api-version': "2026-10-01' OR '1'='1" })),
+      [400],
+    ]);
     if (operation.authenticated) {
       const credentials = [
         "Bearer ' OR '1'='1' --",
@@ -193,11 +244,23 @@ describe.each(operations)('headers: $method $path', (operation) => {
       ];
       for (const authorization of credentials) {
         const answer = await one({ authorization });
-        expect(answer.text, 'a problem never repeats the credentials it was sent').not.toContain(authorization.slice(7, 40));
+        expect(answer.text, 'a problem never repeats the credentials it was sent').not.toContain(
+          authorization.slice(7, 40),
+        );
         answers.push([`Authorization: ${authorization.slice(0, 40)}`, answer, [401]]);
       }
       // Header values are bytes: Latin-1 ones that are not a key get the same 401.
-      answers.push(['non-ASCII credentials', await send(server.baseUrl, { method: operation.method, path, headers: { authorization: Buffer.from([0x42, 0x65, 0x61, 0x72, 0x65, 0x72, 0x20, 0xff, 0xfe]).toString('latin1') } }), [401]]);
+      answers.push([
+        'non-ASCII credentials',
+        await send(server.baseUrl, {
+          method: operation.method,
+          path,
+          headers: {
+            authorization: Buffer.from([0x42, 0x65, 0x61, 0x72, 0x65, 0x72, 0x20, 0xff, 0xfe]).toString('latin1'),
+          },
+        }),
+        [401],
+      ]);
     }
     await expectProblems(operation, answers);
   });
@@ -208,8 +271,17 @@ describe.each(operations)('bodies: $method $path', (operation) => {
     const key = freshKey();
     const path = fillPath(operation.path, ownPathValues(operation));
     const answers: Array<[string, RawAnswer, readonly number[]]> = [];
-    const post = async (label: string, body: Buffer | string, contentType: string | undefined, allowed: readonly number[], extra: Record<string, string> = {}) => {
-      const headers = headersFor(operation, key, { ...extra, ...(contentType === undefined ? {} : { 'content-type': contentType }) });
+    const post = async (
+      label: string,
+      body: Buffer | string,
+      contentType: string | undefined,
+      allowed: readonly number[],
+      extra: Record<string, string> = {},
+    ) => {
+      const headers = headersFor(operation, key, {
+        ...extra,
+        ...(contentType === undefined ? {} : { 'content-type': contentType }),
+      });
       answers.push([label, await send(server.baseUrl, { method: operation.method, path, headers, body }), allowed]);
     };
     // An operation that takes no body refuses any with 400 before looking at it.
@@ -223,17 +295,34 @@ describe.each(operations)('bodies: $method $path', (operation) => {
     const example = operation.bodyExample ?? { title: 'x' };
     for (const member of Object.keys(example)) {
       // With an Idempotency-Key the body is hashed before the handler runs: deep values must not get there.
-      const deep = `{${Object.entries(example).map(([name, value]) => `${JSON.stringify(name)}:${name === member ? nestedObjects(20_000) : JSON.stringify(value)}`).join(',')}}`;
-      await post(`${member} nested 20,000 deep`, deep, 'application/json', [400], { 'idempotency-key': `deep-${operation.operationId}-${member}` });
+      const deep = `{${Object.entries(example)
+        .map(
+          ([name, value]) =>
+            `${JSON.stringify(name)}:${name === member ? nestedObjects(20_000) : JSON.stringify(value)}`,
+        )
+        .join(',')}}`;
+      await post(`${member} nested 20,000 deep`, deep, 'application/json', [400], {
+        'idempotency-key': `deep-${operation.operationId}-${member}`,
+      });
     }
     await post('an invalid UTF-8 byte', exampleWithBytes(operation, [0xff, 0xfe]), 'application/json', [400]);
     await post('an overlong encoding of "/"', exampleWithBytes(operation, [0xc0, 0xaf]), 'application/json', [400]);
-    await post('an encoded UTF-16 surrogate', exampleWithBytes(operation, [0xed, 0xa0, 0x80]), 'application/json', [400]);
+    await post(
+      'an encoded UTF-16 surrogate',
+      exampleWithBytes(operation, [0xed, 0xa0, 0x80]),
+      'application/json',
+      [400],
+    );
     await post('a truncated body', exampleText(operation).slice(0, -3), 'application/json', [400]);
     await post('a trailing comma', `${exampleText(operation).slice(0, -1)},}`, 'application/json', [400]);
     await post('single quotes', exampleText(operation).replaceAll('"', "'"), 'application/json', [400]);
     await post('NaN', '{"rounds": NaN}', 'application/json', [400]);
-    await post('a prototype key', exampleText(operation).replace('{', '{"__proto__":{"polluted":true},'), 'application/json', [400]);
+    await post(
+      'a prototype key',
+      exampleText(operation).replace('{', '{"__proto__":{"polluted":true},'),
+      'application/json',
+      [400],
+    );
     for (const mediaType of wrongMediaTypes) {
       await post(`Content-Type ${mediaType}`, exampleText(operation), mediaType, bad(415));
     }
@@ -245,7 +334,7 @@ describe.each(operations)('bodies: $method $path', (operation) => {
 
 describe('SQL metacharacters in free-text fields', () => {
   test('are stored and returned byte for byte, and the tables they name are intact', async () => {
-    const title = "Robert'); DROP TABLE sessions;-- \" OR 1=1 /* %00 */";
+    const title = 'Robert\'); DROP TABLE sessions;-- " OR 1=1 /* %00 */';
     const response = await server.request(`/v1/sessions/${mine.sessionId}`, { method: 'PATCH', json: { title } });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { title: string }).title).toBe(title);

@@ -60,7 +60,8 @@ const behaviours = {
   hangs: (() => undefined) as Behaviour,
   resets: ((request) => request.socket.destroy()) as Behaviour,
   fails: ((_, response) => response.writeHead(500).end()) as Behaviour,
-  redirects: ((_, response) => response.writeHead(302, { location: 'http://127.0.0.1:9/elsewhere' }).end()) as Behaviour,
+  redirects: ((_, response) =>
+    response.writeHead(302, { location: 'http://127.0.0.1:9/elsewhere' }).end()) as Behaviour,
   /** Sends its head, then one byte of body every 200 ms, without end. */
   trickles: ((_, response) => {
     response.writeHead(200, { 'content-type': 'text/plain' });
@@ -70,7 +71,10 @@ const behaviours = {
 };
 
 async function subscribe(server: TestServer, url: string, label: string): Promise<string> {
-  const response = await server.request('/v1/webhooks', { method: 'POST', json: { label, url, events: ['session.created'] } });
+  const response = await server.request('/v1/webhooks', {
+    method: 'POST',
+    json: { label, url, events: ['session.created'] },
+  });
   expect(response.status).toBe(201);
   return ((await response.json()) as { subscription: { id: string } }).subscription.id;
 }
@@ -82,7 +86,15 @@ function attemptsOf(server: TestServer, subscriptionId: string): AttemptRecord[]
 test('hanging, resetting, failing, redirecting and trickling receivers delay no other, and retries keep their schedule', async () => {
   const server = await startTestServer();
   const [healthy, flaky, hangs, resets, fails, redirects, trickles] = await Promise.all(
-    [behaviours.ok, behaviours.failsOnce, behaviours.hangs, behaviours.resets, behaviours.fails, behaviours.redirects, behaviours.trickles].map(receiver),
+    [
+      behaviours.ok,
+      behaviours.failsOnce,
+      behaviours.hangs,
+      behaviours.resets,
+      behaviours.fails,
+      behaviours.redirects,
+      behaviours.trickles,
+    ].map(receiver),
   );
   const ids = {
     healthy: await subscribe(server, (healthy as Hostile).url, 'healthy'),
@@ -102,8 +114,16 @@ test('hanging, resetting, failing, redirecting and trickling receivers delay no 
     await waitFor(() => attemptsOf(server, ids.healthy).length === 3 && attemptsOf(server, ids.flaky).length === 3);
     await waitFor(() => [ids.resets, ids.fails, ids.redirects].every((id) => attemptsOf(server, id).length === 3));
     await waitFor(() => hangs?.attempts.length === 2 && trickles?.attempts.length === 2);
-    expect(attemptsOf(server, ids.healthy).map((attempt) => attempt.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
-    expect(attemptsOf(server, ids.flaky).map((attempt) => attempt.status)).toEqual(['retry_scheduled', 'retry_scheduled', 'retry_scheduled']);
+    expect(attemptsOf(server, ids.healthy).map((attempt) => attempt.status)).toEqual([
+      'succeeded',
+      'succeeded',
+      'succeeded',
+    ]);
+    expect(attemptsOf(server, ids.flaky).map((attempt) => attempt.status)).toEqual([
+      'retry_scheduled',
+      'retry_scheduled',
+      'retry_scheduled',
+    ]);
     for (const id of [ids.resets, ids.fails, ids.redirects]) {
       expect(attemptsOf(server, id).map((attempt) => [attempt.status, attempt.attemptedAt])).toEqual(
         Array(3).fill(['retry_scheduled', startedAt]),
@@ -114,20 +134,28 @@ test('hanging, resetting, failing, redirecting and trickling receivers delay no 
     // A minute later every retry comes, at its time, while two receivers still hold their attempts open.
     server.clock.advance(60_000);
     await waitFor(() => attemptsOf(server, ids.flaky).length === 6);
-    expect(attemptsOf(server, ids.flaky).slice(3).map((attempt) => [attempt.status, attempt.attempt, attempt.attemptedAt])).toEqual(
-      Array(3).fill(['succeeded', 2, startedAt + 60_000]),
-    );
+    expect(
+      attemptsOf(server, ids.flaky)
+        .slice(3)
+        .map((attempt) => [attempt.status, attempt.attempt, attempt.attemptedAt]),
+    ).toEqual(Array(3).fill(['succeeded', 2, startedAt + 60_000]));
     await waitFor(() => [ids.resets, ids.fails, ids.redirects].every((id) => attemptsOf(server, id).length === 6));
     for (const id of [ids.resets, ids.fails, ids.redirects]) {
-      expect(attemptsOf(server, id).slice(3).map((attempt) => [attempt.attempt, attempt.attemptedAt])).toEqual(Array(3).fill([2, startedAt + 60_000]));
+      expect(
+        attemptsOf(server, id)
+          .slice(3)
+          .map((attempt) => [attempt.attempt, attempt.attemptedAt]),
+      ).toEqual(Array(3).fill([2, startedAt + 60_000]));
     }
     // Then at 5 more minutes, and so on: the schedule holds for the receivers that keep failing.
     server.clock.advance(5 * 60_000);
     await waitFor(() => [ids.resets, ids.fails, ids.redirects].every((id) => attemptsOf(server, id).length === 9));
     for (const id of [ids.resets, ids.fails, ids.redirects]) {
-      expect(attemptsOf(server, id).slice(6).map((attempt) => [attempt.attempt, attempt.attemptedAt])).toEqual(
-        Array(3).fill([3, startedAt + 6 * 60_000]),
-      );
+      expect(
+        attemptsOf(server, id)
+          .slice(6)
+          .map((attempt) => [attempt.attempt, attempt.attemptedAt]),
+      ).toEqual(Array(3).fill([3, startedAt + 6 * 60_000]));
     }
     expect(hangs?.attempts).toHaveLength(2);
     expect(trickles?.attempts).toHaveLength(2);
@@ -147,19 +175,24 @@ test('memory stays flat over hundreds of deliveries to hostile receivers', async
     const timer = setInterval(() => (--left > 0 ? response.write('.') : (clearInterval(timer), response.end())), 5);
   };
   // Each delivery meets one hostile answer, then is accepted on its retry, so that no subscription pauses.
-  const failOnce = (behaviour: Behaviour): Behaviour => (request, response, attempt) =>
-    attempt > 1 ? response.writeHead(200).end() : behaviour(request, response, attempt);
+  const failOnce =
+    (behaviour: Behaviour): Behaviour =>
+    (request, response, attempt) =>
+      attempt > 1 ? response.writeHead(200).end() : behaviour(request, response, attempt);
   const hostile = await Promise.all(
     [failOnce(behaviours.resets), failOnce(behaviours.fails), failOnce(behaviours.redirects), slowAnswer].map(receiver),
   );
-  const subscriptions = await Promise.all(hostile.map((target, index) => subscribe(server, target.url, `hostile ${index}`)));
+  const subscriptions = await Promise.all(
+    hostile.map((target, index) => subscribe(server, target.url, `hostile ${index}`)),
+  );
   const { webhooks, store } = server.server.services;
   const workspace = store.workspaces.get(store.apiKeys.lookup(server.key)?.workspaceId ?? '');
   if (workspace === undefined) {
     throw new Error('no workspace for the test key');
   }
   const pending = (): number =>
-    store.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'").get()?.n ?? 0;
+    store.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'").get()
+      ?.n ?? 0;
 
   const rounds = 3;
   const perRound = 40;
@@ -181,7 +214,9 @@ test('memory stays flat over hundreds of deliveries to hostile receivers', async
       server.clock.advance(60_000);
       await waitFor(() => pending() === 0, 30_000);
       await webhooks.dispatcher.idle();
-      expect(hostile.map((target) => target.attempts.length)).toEqual(Array(hostile.length).fill(2 * (round + 1) * perRound));
+      expect(hostile.map((target) => target.attempts.length)).toEqual(
+        Array(hostile.length).fill(2 * (round + 1) * perRound),
+      );
       heap.push(heapAfterCollection());
     }
     for (const id of subscriptions) {

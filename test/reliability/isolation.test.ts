@@ -10,7 +10,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { otherTestKey, startTestServer, testKey, type TestServer } from '../server/harness.js';
 import { startReceiver, type Receiver } from '../server/receiver.js';
-import { expectProblem, fillPath, operations, send, tableSnapshot, type ContractOperation } from './contract-requests.js';
+import {
+  expectProblem,
+  fillPath,
+  operations,
+  send,
+  tableSnapshot,
+  type ContractOperation,
+} from './contract-requests.js';
 import { idsByPrefix, populateWorkspace, type WorkspaceRecords } from './workspace-fixture.js';
 
 const liveKey = 'sk_live_isolation0000000000000001';
@@ -50,12 +57,17 @@ function withIdsOf(value: unknown, ids: Map<string, string>): unknown {
 }
 
 /** The request of `operation` aimed at the victim's records, or `undefined` when it names none. */
-function aimedAt(operation: ContractOperation, victim: WorkspaceRecords): { path: string; body: string | undefined } | undefined {
+function aimedAt(
+  operation: ContractOperation,
+  victim: WorkspaceRecords,
+): { path: string; body: string | undefined } | undefined {
   const ids = idsByPrefix(victim);
   const candidates = [...ids.values()];
   const values = Object.fromEntries(
     operation.pathParameters.map(({ name, schemaPointer }) => {
-      const id = candidates.find((candidate) => server.server.services.validator.validate(schemaPointer, candidate).valid);
+      const id = candidates.find(
+        (candidate) => server.server.services.validator.validate(schemaPointer, candidate).valid,
+      );
       if (id === undefined) {
         throw new Error(`${operation.operationId}: no record fits {${name}}`);
       }
@@ -63,14 +75,18 @@ function aimedAt(operation: ContractOperation, victim: WorkspaceRecords): { path
     }),
   );
   const body = operation.bodyExample === undefined ? undefined : JSON.stringify(withIdsOf(operation.bodyExample, ids));
-  const namesVictim = operation.pathParameters.length > 0 || (body !== undefined && candidates.some((id) => body.includes(id)));
+  const namesVictim =
+    operation.pathParameters.length > 0 || (body !== undefined && candidates.some((id) => body.includes(id)));
   return namesVictim ? { path: fillPath(operation.path, values), body } : undefined;
 }
 
 const aimed = operations.filter(
-  (operation) => operation.pathParameters.length > 0 || /"[a-z]+_[A-Za-z0-9]{8,}"/.test(JSON.stringify(operation.bodyExample ?? {})),
+  (operation) =>
+    operation.pathParameters.length > 0 || /"[a-z]+_[A-Za-z0-9]{8,}"/.test(JSON.stringify(operation.bodyExample ?? {})),
 );
-const listings = operations.filter((operation) => operation.authenticated && operation.method === 'GET' && !aimed.includes(operation));
+const listings = operations.filter(
+  (operation) => operation.authenticated && operation.method === 'GET' && !aimed.includes(operation),
+);
 
 test('every other operation names no record: it creates from scratch, or needs no key', () => {
   const rest = operations.filter((operation) => !aimed.includes(operation) && !listings.includes(operation));
@@ -94,18 +110,29 @@ describe.each([
       authorization: `Bearer ${attackerKey()}`,
       ...(request?.body === undefined ? {} : { 'content-type': 'application/json' }),
     };
-    const answer = await send(server.baseUrl, { method: operation.method, path: request?.path ?? '', headers, body: request?.body });
+    const answer = await send(server.baseUrl, {
+      method: operation.method,
+      path: request?.path ?? '',
+      headers,
+      body: request?.body,
+    });
     expectProblem(answer, [404], `${operation.method} ${request?.path}`);
     for (const secret of [victim.signingSecret, victim.sharePassword, victim.key]) {
       expect(answer.text).not.toContain(secret);
     }
     await server.server.services.webhooks.dispatcher.idle();
-    expect(tableSnapshot(server.server.services.store.db, ['rate_limit_windows', 'idempotency_records'])).toEqual(before);
+    expect(tableSnapshot(server.server.services.store.db, ['rate_limit_windows', 'idempotency_records'])).toEqual(
+      before,
+    );
   });
 
   test.each(listings)('$method $path shows none of its ids', async (operation) => {
     const victim = victimRecords();
-    const answer = await send(server.baseUrl, { method: 'GET', path: `${operation.path}?limit=100`, headers: { authorization: `Bearer ${attackerKey()}` } });
+    const answer = await send(server.baseUrl, {
+      method: 'GET',
+      path: `${operation.path}?limit=100`,
+      headers: { authorization: `Bearer ${attackerKey()}` },
+    });
     expect(answer.status, answer.text.slice(0, 300)).toBe(200);
     for (const id of [...idsByPrefix(victim).values(), victim.runningSessionId, victim.outcomeId]) {
       expect(answer.text).not.toContain(id);
@@ -127,7 +154,7 @@ describe.each([
   });
 });
 
-test("an Idempotency-Key used in one workspace replays nothing in another", async () => {
+test('an Idempotency-Key used in one workspace replays nothing in another', async () => {
   const body = { decision: 'Keep the price.' };
   const theirs = await server.request(`/v1/sessions/${other.sessionId}/decisions`, {
     method: 'POST',

@@ -30,7 +30,11 @@ const store = () => server.server.services.store;
 
 /** The status of an authenticated read with `key`; a refusal must be the catalogue's 401. */
 async function statusWith(key: string): Promise<number> {
-  const answer = await send(server.baseUrl, { method: 'GET', path: '/credits', headers: { authorization: `Bearer ${key}` } });
+  const answer = await send(server.baseUrl, {
+    method: 'GET',
+    path: '/credits',
+    headers: { authorization: `Bearer ${key}` },
+  });
   if (answer.status !== 200) {
     expectProblem(answer, [401], `GET /credits with ${key.slice(0, 12)}…`);
     expect(answer.headers['www-authenticate']).toMatch(/^Bearer /);
@@ -42,7 +46,9 @@ async function statusWith(key: string): Promise<number> {
 /** The event stream of `sessionId` opened with `key`, once the server is waiting to write more. */
 async function openStream(sessionId: string, key: string): Promise<{ next(): Promise<string | undefined> }> {
   const before = server.clock.pending();
-  const response = await fetch(`${server.baseUrl}/v1/sessions/${sessionId}/events`, { headers: { authorization: `Bearer ${key}` } });
+  const response = await fetch(`${server.baseUrl}/v1/sessions/${sessionId}/events`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
   expect(response.status).toBe(200);
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
@@ -92,7 +98,10 @@ describe('test and live keys', () => {
     expect(() => store().apiKeys.add(test, 'sk_live_sneakin000000000000000001', now)).toThrow(/holds test keys/);
     expect(store().apiKeys.lookup('sk_test_sneakin000000000000000001')).toBeUndefined();
     // The other prefix form of the same environment is the same kind of key.
-    expect(store().apiKeys.add(live, 'mcp_live_second00000000000000001', now)).toMatchObject({ environment: 'live', workspaceId: live });
+    expect(store().apiKeys.add(live, 'mcp_live_second00000000000000001', now)).toMatchObject({
+      environment: 'live',
+      workspaceId: live,
+    });
   });
 
   test('rotating a live key issues a live key in the same workspace', () => {
@@ -106,12 +115,20 @@ describe('test and live keys', () => {
     const live = store().apiKeys.lookup(liveKey)?.workspaceId ?? '';
     // sk_<brand>_test_ is a test key whatever the brand; <two letters>_live_ a live one.
     expect(() => store().apiKeys.add(live, 'sk_synth_test_sneakin0000000000001', now)).toThrow(/holds live keys/);
-    expect(store().apiKeys.add(live, 'sk_synth_live_branded0000000000001', now)).toMatchObject({ environment: 'live', hint: 'sk_synth_live_...0001' });
-    expect(store().apiKeys.add(live, 'sy_live_twoletters00000000000001', now)).toMatchObject({ environment: 'live', hint: 'sy_live_...0001' });
+    expect(store().apiKeys.add(live, 'sk_synth_live_branded0000000000001', now)).toMatchObject({
+      environment: 'live',
+      hint: 'sk_synth_live_...0001',
+    });
+    expect(store().apiKeys.add(live, 'sy_live_twoletters00000000000001', now)).toMatchObject({
+      environment: 'live',
+      hint: 'sy_live_...0001',
+    });
     const rotated = store().apiKeys.rotate('sk_synth_live_branded0000000000001', now);
     expect(rotated.secret).toMatch(/^sk_synth_live_[A-Za-z0-9]{32}$/);
     // Still not keys: no environment word, or a secret too short.
-    expect(() => store().apiKeys.add(live, 'sk_synth_prod_0000000000000001', now)).toThrow(/prefix naming the environment/);
+    expect(() => store().apiKeys.add(live, 'sk_synth_prod_0000000000000001', now)).toThrow(
+      /prefix naming the environment/,
+    );
     expect(() => store().apiKeys.add(live, 'sk_live_short', now)).toThrow(/prefix naming the environment/);
   });
 });

@@ -57,7 +57,11 @@ async function deadReceiver() {
 }
 
 async function subscribe(server: TestServer, key: string, url: string): Promise<void> {
-  const response = await server.request('/v1/webhooks', { method: 'POST', key, json: { label: 'Neighbour', url, events: ['session.created'] } });
+  const response = await server.request('/v1/webhooks', {
+    method: 'POST',
+    key,
+    json: { label: 'Neighbour', url, events: ['session.created'] },
+  });
   expect(response.status).toBe(201);
 }
 
@@ -83,7 +87,9 @@ test('beside a workspace of dead receivers, another workspace gets its delivery 
   expect(started.status).toBe(202);
   await waitFor(() => healthy.deliveries.length === 1, 5_000);
   const waitedMs = performance.now() - sentAt;
-  console.log(`noisy neighbour: B's delivery arrived after ${waitedMs.toFixed(0)} ms of real time; A held ${dead.held.length} attempts open`);
+  console.log(
+    `noisy neighbour: B's delivery arrived after ${waitedMs.toFixed(0)} ms of real time; A held ${dead.held.length} attempts open`,
+  );
   // A correctness bound, not a benchmark: before, B waited for A's attempts to time out (10 s each).
   expect(waitedMs).toBeLessThan(1_000);
   // A holds no more than its share of the slots.
@@ -103,7 +109,10 @@ test('a workspace holds at most 50 webhook subscriptions; the 51st is a 409 conf
   for (let n = 0; n < 50; n += 1) {
     await subscribe(server, server.key, `https://hooks.example.com/${n}`);
   }
-  const refused = await server.request('/v1/webhooks', { method: 'POST', json: { label: 'One too many', url: 'https://hooks.example.com/51', events: ['session.created'] } });
+  const refused = await server.request('/v1/webhooks', {
+    method: 'POST',
+    json: { label: 'One too many', url: 'https://hooks.example.com/51', events: ['session.created'] },
+  });
   expect(refused.status).toBe(409);
   expect(refused.headers.get('content-type')).toContain('application/problem+json');
   expect(((await refused.json()) as { detail: string }).detail).toMatch(/50 webhook subscriptions/);

@@ -37,7 +37,21 @@ beforeAll(async () => {
   working = await startReceiver();
   child = spawn(
     process.execPath,
-    [join(packageRoot, 'bin', 'boardkit.js'), 'serve', '--port', '0', '--db', join(folder, 'board.db'), '--api-key', apiKey, '--api-key', otherKey, '--time-scale', '600', '--allow-private-webhook-urls'],
+    [
+      join(packageRoot, 'bin', 'boardkit.js'),
+      'serve',
+      '--port',
+      '0',
+      '--db',
+      join(folder, 'board.db'),
+      '--api-key',
+      apiKey,
+      '--api-key',
+      otherKey,
+      '--time-scale',
+      '600',
+      '--allow-private-webhook-urls',
+    ],
     { cwd: folder },
   );
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -57,8 +71,18 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-function call(method: string, path: string, body?: unknown, key = apiKey, extra: Record<string, string> = {}): Promise<RawAnswer> {
-  const headers = { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra };
+function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  key = apiKey,
+  extra: Record<string, string> = {},
+): Promise<RawAnswer> {
+  const headers = {
+    authorization: `Bearer ${key}`,
+    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    ...extra,
+  };
   return send(baseUrl, { method, path, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
@@ -77,17 +101,28 @@ test('no secret shows after its creation: listings, reads, errors, deliveries, t
   const hooks: string[] = [];
   for (const url of [failing.url, working.url]) {
     const created = json<{ subscription: { id: string }; signing_secret: string }>(
-      await call('POST', '/v1/webhooks', { label: 'Secret keeper', url, events: ['session.complete', 'share.created', 'decision.captured'] }),
+      await call('POST', '/v1/webhooks', {
+        label: 'Secret keeper',
+        url,
+        events: ['session.complete', 'share.created', 'decision.captured'],
+      }),
     );
     secrets.push(created.signing_secret);
     hooks.push(created.subscription.id);
   }
   const started = json<{ id?: string; session_id?: string }>(
-    await call('POST', '/v1/sessions', { mode: 'boardroom', title: 'Keep the keys', synths: ['cfo', 'skeptic'], rounds: 1 }),
+    await call('POST', '/v1/sessions', {
+      mode: 'boardroom',
+      title: 'Keep the keys',
+      synths: ['cfo', 'skeptic'],
+      rounds: 1,
+    }),
   );
   const sessionId = started.id ?? started.session_id ?? '';
   await waitFor(() => working.deliveries.some((delivery) => delivery.body.event === 'session.complete'), 30_000);
-  const share = json<{ id: string }>(await call('POST', `/v1/sessions/${sessionId}/shares`, { access: 'password', password: sharePassword }));
+  const share = json<{ id: string }>(
+    await call('POST', `/v1/sessions/${sessionId}/shares`, { access: 'password', password: sharePassword }),
+  );
   json(await call('POST', `/v1/sessions/${sessionId}/decisions`, { decision: 'Keep them.' }));
   await waitFor(() => failing.deliveries.length >= 3 && working.deliveries.length >= 3, 30_000);
 
@@ -108,18 +143,37 @@ test('no secret shows after its creation: listings, reads, errors, deliveries, t
     expectNoSecret(answer.text, where);
     expect(answer.text, where).not.toMatch(/scrypt\$|signing_secret/);
   }
-  expect(JSON.stringify(json(await call('GET', `/v1/webhooks/${hooks[0]}/deliveries?limit=100`)))).toMatch(/Receiver answered 500/);
+  expect(JSON.stringify(json(await call('GET', `/v1/webhooks/${hooks[0]}/deliveries?limit=100`)))).toMatch(
+    /Receiver answered 500/,
+  );
 
   const refusals: Array<[string, RawAnswer]> = [
     ['an unknown live key', await call('GET', '/v1/sessions', undefined, 'sk_live_secretsSecrets0000000000009')],
     ['a key with a wrong character', await call('GET', '/v1/sessions', undefined, `${apiKey}!`)],
     ['a key sent twice', await call('GET', '/v1/sessions', undefined, `${apiKey} ${apiKey}`)],
-    ['another scheme', await send(baseUrl, { method: 'GET', path: '/v1/sessions', headers: { authorization: `Token ${apiKey}` } })],
+    [
+      'another scheme',
+      await send(baseUrl, { method: 'GET', path: '/v1/sessions', headers: { authorization: `Token ${apiKey}` } }),
+    ],
     ['a key in the query', await send(baseUrl, { method: 'GET', path: `/v1/sessions?api_key=${apiKey}` })],
     ['a bad body', await call('POST', '/v1/sessions', `{"title":"${apiKey}"`)],
-    ['a body that is not JSON', await send(baseUrl, { method: 'POST', path: '/v1/webhooks', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: `{"url": ${secrets[3]}}` })],
-    ["another workspace's share", await call('POST', `/v1/sessions/${sessionId}/shares/${share.id}/revoke`, undefined, otherKey)],
-    ['a start of a session of another workspace', await call('POST', `/v1/sessions/${sessionId}/continue`, {}, otherKey)],
+    [
+      'a body that is not JSON',
+      await send(baseUrl, {
+        method: 'POST',
+        path: '/v1/webhooks',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: `{"url": ${secrets[3]}}`,
+      }),
+    ],
+    [
+      "another workspace's share",
+      await call('POST', `/v1/sessions/${sessionId}/shares/${share.id}/revoke`, undefined, otherKey),
+    ],
+    [
+      'a start of a session of another workspace',
+      await call('POST', `/v1/sessions/${sessionId}/continue`, {}, otherKey),
+    ],
   ];
   for (const [where, answer] of refusals) {
     expectProblem(answer, [400, 401, 404], where);

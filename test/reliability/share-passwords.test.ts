@@ -42,13 +42,19 @@ beforeEach(() => {
 });
 
 async function protectedShare(password: string): Promise<{ id: string; token: string }> {
-  const response = await server.request(`/v1/sessions/${sessionId}/shares`, { method: 'POST', json: { access: 'password', password } });
+  const response = await server.request(`/v1/sessions/${sessionId}/shares`, {
+    method: 'POST',
+    json: { access: 'password', password },
+  });
   expect(response.status).toBe(201);
   const share = (await response.json()) as { id: string; url: string };
   return { id: share.id, token: share.url.slice(share.url.lastIndexOf('/') + 1) };
 }
 
-async function guess(token: string, password: string): Promise<{ status: number; retryAfter: string | null; html: string }> {
+async function guess(
+  token: string,
+  password: string,
+): Promise<{ status: number; retryAfter: string | null; html: string }> {
   const response = await fetch(`${server.baseUrl}/s/${token}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -46,13 +46,16 @@ function open(server: TestServer, head: string): Exchange {
 }
 
 test('the contract states the timeouts, the connection cap, the stream buffer and the subscription cap the server applies', () => {
-  const stated = (name: string) => (valueAt(contract, `#/x-limits/${name}/value`) as number);
+  const stated = (name: string) => valueAt(contract, `#/x-limits/${name}/value`) as number;
   expect(defaultClientLimits).toEqual({
     headersTimeoutMs: stated('request_headers_timeout_seconds') * 1000,
     requestTimeoutMs: stated('request_timeout_seconds') * 1000,
     idleTimeoutMs: stated('idle_connection_timeout_seconds') * 1000,
     maxConnections: stated('connections_max'),
-    stream: { maxBufferedBytes: stated('event_stream_buffer_max_bytes'), stallMs: stated('event_stream_stall_seconds') * 1000 },
+    stream: {
+      maxBufferedBytes: stated('event_stream_buffer_max_bytes'),
+      stallMs: stated('event_stream_stall_seconds') * 1000,
+    },
   });
   expect(subscriptionsPerWorkspace).toBe(stated('webhook_subscriptions_per_workspace'));
 });
@@ -85,11 +88,19 @@ test('a trickled body and a silent connection are answered 408 and closed in tim
   const [body, idle] = await Promise.all([trickled.closed, silent.closed]);
   clearInterval(timer);
   await others;
-  console.log(`slow clients: trickled body answered after ${body.afterMs.toFixed(0)} ms, silent connection after ${idle.afterMs.toFixed(0)} ms`);
-  for (const [answer, limitMs] of [[body, limits.requestTimeoutMs], [idle, limits.headersTimeoutMs]] as const) {
+  console.log(
+    `slow clients: trickled body answered after ${body.afterMs.toFixed(0)} ms, silent connection after ${idle.afterMs.toFixed(0)} ms`,
+  );
+  for (const [answer, limitMs] of [
+    [body, limits.requestTimeoutMs],
+    [idle, limits.headersTimeoutMs],
+  ] as const) {
     expect(answer.text).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(answer.text).toContain('Content-Type: application/problem+json');
-    expect(JSON.parse(answer.text.slice(answer.text.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 408, title: 'Request timeout' });
+    expect(JSON.parse(answer.text.slice(answer.text.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      status: 408,
+      title: 'Request timeout',
+    });
     // Node checks its timeouts every tenth of the shorter one; the margin is for a loaded machine.
     expect(answer.afterMs).toBeGreaterThanOrEqual(limitMs - 50);
     expect(answer.afterMs).toBeLessThan(limitMs + 3_000);

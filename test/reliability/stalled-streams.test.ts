@@ -16,7 +16,14 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
-import { advanceUntil, lineupStart, startSession, startTestServer, waitFor, type TestServer } from '../server/harness.js';
+import {
+  advanceUntil,
+  lineupStart,
+  startSession,
+  startTestServer,
+  waitFor,
+  type TestServer,
+} from '../server/harness.js';
 import { heapAfterCollection } from './heap.js';
 
 const bounds = { maxBufferedBytes: 64 * 1024, stallMs: 1_000 };
@@ -38,9 +45,15 @@ interface Verdict {
  * `count` stalled readers in a child process, once every stream is open; `check()` reads what each holds
  * and closes them, `close()` closes them unread.
  */
-async function stalledReaders(server: TestServer, path: string, count: number): Promise<{ check(): Promise<Verdict>; close(): void }> {
+async function stalledReaders(
+  server: TestServer,
+  path: string,
+  count: number,
+): Promise<{ check(): Promise<Verdict>; close(): void }> {
   const url = new URL(server.baseUrl);
-  const child = spawn('python3', [script, url.hostname, url.port, path, server.key, String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn('python3', [script, url.hostname, url.port, path, server.key, String(count)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   stops.push(async () => {
     child.kill();
   });
@@ -62,13 +75,18 @@ test('stalled stream readers cost the server little, and one a buffer behind for
   stops.push(() => server.stop());
   const { store, changes } = server.server.services;
   const connections = (): Promise<number> =>
-    new Promise((resolve, reject) => server.server.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+    new Promise((resolve, reject) =>
+      server.server.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
   const sessionId = await startSession(server, lineupStart(2));
   const recorded = () => store.streamEvents.after(sessionId, 'events', 0);
   advanceUntil(server, () => recorded().some((event) => event.event === 'synth.message'), 100);
   const message = recorded().find((event) => event.event === 'synth.message');
   // Long messages (4 KiB of content), so that few events make the volume.
-  const data = { ...(JSON.parse(String(message?.data)) as Record<string, unknown>), content: 'Margins hold. '.repeat(290) };
+  const data = {
+    ...(JSON.parse(String(message?.data)) as Record<string, unknown>),
+    content: 'Margins hold. '.repeat(290),
+  };
   const eventBytes = JSON.stringify(data).length;
   const path = `/v1/sessions/${sessionId}/events`;
 
@@ -120,7 +138,9 @@ test('stalled stream readers cost the server little, and one a buffer behind for
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const fewVerdict = await few.check();
-  console.log(`stalled streams: 4 readers disconnected after events ${fewVerdict.last_ids.join(', ')} of ${startedAt + 1} to ${last}`);
+  console.log(
+    `stalled streams: 4 readers disconnected after events ${fewVerdict.last_ids.join(', ')} of ${startedAt + 1} to ${last}`,
+  );
   expect(fewVerdict).toMatchObject({ closed: 4, open: 0 });
   expect(Math.max(...fewVerdict.last_ids)).toBeLessThan(last - bounds.maxBufferedBytes / eventBytes);
 
@@ -128,7 +148,9 @@ test('stalled stream readers cost the server little, and one a buffer behind for
   expect(idsIn(text)).toEqual(Array.from({ length: last }, (_, index) => index + 1));
   // A disconnected reader resumes where it stopped.
   const resumeAfter = fewVerdict.last_ids[0] ?? 0;
-  const resumed = idsIn(await (await server.request(`${path}?finite=true`, { headers: { 'Last-Event-ID': String(resumeAfter) } })).text());
+  const resumed = idsIn(
+    await (await server.request(`${path}?finite=true`, { headers: { 'Last-Event-ID': String(resumeAfter) } })).text(),
+  );
   expect([resumed[0], resumed.at(-1)]).toEqual([resumeAfter + 1, last]);
   await reader.cancel();
   await reading;

@@ -8,7 +8,15 @@
  */
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { advanceUntil, lineupStart, startSession, startTestServer, storedSession, waitFor, type TestServer } from '../server/harness.js';
+import {
+  advanceUntil,
+  lineupStart,
+  startSession,
+  startTestServer,
+  storedSession,
+  waitFor,
+  type TestServer,
+} from '../server/harness.js';
 import { heapAfterCollection } from './heap.js';
 
 const clients = 1_000;
@@ -34,7 +42,11 @@ function follow(sessionId: string, onOpen: () => void): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const seen: string[] = [];
     const source = new EventSource(`${server.baseUrl}/v1/sessions/${sessionId}/events`, {
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${server.key}` } }),
+      fetch: (input, init) =>
+        fetch(input, {
+          ...init,
+          headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${server.key}` },
+        }),
     });
     for (const name of eventNames) {
       source.addEventListener(name, (message) => {
@@ -90,7 +102,8 @@ test('1,000 long polls are all answered by the change they wait for', async () =
   const startedAt = server.clock.now();
 
   // The first change of status, phase or round answers every poll, long before their 60 s are up.
-  const progress = (session: typeof initial): string => `${session.status}/${session.v4_phase}/${session.current_round}`;
+  const progress = (session: typeof initial): string =>
+    `${session.status}/${session.v4_phase}/${session.current_round}`;
   advanceUntil(server, () => progress(storedSession(server, id)) !== progress(initial), 100);
   const changedAt = server.clock.now();
   const answers = await Promise.all(polls);

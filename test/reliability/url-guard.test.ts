@@ -19,7 +19,9 @@ interface Listener {
 }
 
 /** A loopback HTTP server recording each request's path; `answer` decides status and headers. */
-async function listen(answer: (path: string) => { status: number; headers?: Record<string, string> } = () => ({ status: 200 })): Promise<Listener> {
+async function listen(
+  answer: (path: string) => { status: number; headers?: Record<string, string> } = () => ({ status: 200 }),
+): Promise<Listener> {
   const hits: string[] = [];
   const server: Server = createServer((request, response) => {
     hits.push(request.url ?? '');
@@ -42,7 +44,10 @@ interface Attempt {
 }
 
 async function subscribe(server: TestServer, url: string): Promise<{ status: number; id?: string; detail?: string }> {
-  const response = await server.request('/v1/webhooks', { method: 'POST', json: { label: 'Guarded', url, events: ['session.complete'] } });
+  const response = await server.request('/v1/webhooks', {
+    method: 'POST',
+    json: { label: 'Guarded', url, events: ['session.complete'] },
+  });
   const body = (await response.json()) as { subscription?: { id: string }; detail?: string };
   return { status: response.status, id: body.subscription?.id, detail: body.detail };
 }
@@ -122,7 +127,12 @@ describe('private addresses in every spelling', () => {
       const attempts = await attemptsOf(server, id);
       expect(attempts.length, `${url} had an attempt`).toBeGreaterThan(0);
       for (const attempt of attempts) {
-        expect(attempt, url).toMatchObject({ response_code: null, error: expect.stringMatching(/^Not sent: .*(loopback|private|link-local|unique-local|unspecified|carrier-grade NAT|IPv4-translation|non-public) address/) });
+        expect(attempt, url).toMatchObject({
+          response_code: null,
+          error: expect.stringMatching(
+            /^Not sent: .*(loopback|private|link-local|unique-local|unspecified|carrier-grade NAT|IPv4-translation|non-public) address/,
+          ),
+        });
       }
     }
   });
@@ -139,7 +149,8 @@ describe('redirects', () => {
     target = await listen();
     redirector = await listen((path) => {
       const [, status = '302', where = 'loopback'] = /^\/(\d{3})\/(\w+)/.exec(path) ?? [];
-      const location = where === 'metadata' ? 'http://169.254.169.254/latest/meta-data/' : `http://127.0.0.1:${target.port}/stolen`;
+      const location =
+        where === 'metadata' ? 'http://169.254.169.254/latest/meta-data/' : `http://127.0.0.1:${target.port}/stolen`;
       return { status: Number(status), headers: { Location: location } };
     });
   });
@@ -164,7 +175,10 @@ describe('redirects', () => {
     for (const [status, id] of ids) {
       const attempts = await attemptsOf(server, id);
       expect(attempts.length).toBeGreaterThan(0);
-      expect(attempts[0]).toMatchObject({ response_code: status, error: expect.stringMatching(/redirects are not followed/) });
+      expect(attempts[0]).toMatchObject({
+        response_code: status,
+        error: expect.stringMatching(/redirects are not followed/),
+      });
     }
     expect((await attemptsOf(server, metadata.id ?? ''))[0]).toMatchObject({ response_code: 307 });
     expect(redirector.hits.length).toBeGreaterThanOrEqual(statuses.length + 1);
@@ -192,9 +206,20 @@ describe('host names', () => {
     });
 
   test('a name that resolves to a private address, or to one among public ones, is not contacted', async () => {
-    for (const answers of [['127.0.0.1'], ['10.1.2.3'], ['93.184.216.34', '127.0.0.1'], ['::1'], ['::ffff:127.0.0.1']]) {
-      const result = await post(async () => answers.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
-      expect(result, answers.join(', ')).toMatchObject({ responseCode: null, error: expect.stringMatching(/^Not sent: The host hooks\.example\.test resolves to /) });
+    for (const answers of [
+      ['127.0.0.1'],
+      ['10.1.2.3'],
+      ['93.184.216.34', '127.0.0.1'],
+      ['::1'],
+      ['::ffff:127.0.0.1'],
+    ]) {
+      const result = await post(async () =>
+        answers.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+      );
+      expect(result, answers.join(', ')).toMatchObject({
+        responseCode: null,
+        error: expect.stringMatching(/^Not sent: The host hooks\.example\.test resolves to /),
+      });
     }
     expect(receiver.hits).toEqual([]);
   });
@@ -209,7 +234,10 @@ describe('host names', () => {
     answer = '127.0.0.1';
     expect(await post(resolve)).toMatchObject({ responseCode: null, error: expect.stringMatching(/loopback address/) });
     answer = '169.254.169.254';
-    expect(await post(resolve)).toMatchObject({ responseCode: null, error: expect.stringMatching(/link-local address/) });
+    expect(await post(resolve)).toMatchObject({
+      responseCode: null,
+      error: expect.stringMatching(/link-local address/),
+    });
     expect(seen).toEqual(['hooks.example.test', 'hooks.example.test']);
     expect(receiver.hits).toEqual([]);
   });

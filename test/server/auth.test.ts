@@ -57,7 +57,14 @@ describe('workspaces', () => {
   });
 
   test("another workspace's session is 404 on every path, never 403", async () => {
-    for (const path of [`/v1/sessions/${mine}`, `/v1/sessions/${mine}/events?finite=true`, `/v1/sessions/${mine}/summary?finite=true`, `/v1/sessions/${mine}/outcomes`, `/v1/sessions/${mine}/shares`, `/v1/sessions/${mine}/plan`]) {
+    for (const path of [
+      `/v1/sessions/${mine}`,
+      `/v1/sessions/${mine}/events?finite=true`,
+      `/v1/sessions/${mine}/summary?finite=true`,
+      `/v1/sessions/${mine}/outcomes`,
+      `/v1/sessions/${mine}/shares`,
+      `/v1/sessions/${mine}/plan`,
+    ]) {
       const response = await server.request(path, { key: server.otherKey });
       expect(response.status, path).toBe(404);
       await response.arrayBuffer();
@@ -77,7 +84,10 @@ describe('workspaces', () => {
   test("a share of another workspace's session cannot be listed or revoked", async () => {
     const created = await server.request(`/v1/sessions/${mine}/shares`, { method: 'POST', json: { access: 'public' } });
     const share = (await created.json()) as { id: string };
-    const revoke = await server.request(`/v1/sessions/${mine}/shares/${share.id}/revoke`, { method: 'POST', key: server.otherKey });
+    const revoke = await server.request(`/v1/sessions/${mine}/shares/${share.id}/revoke`, {
+      method: 'POST',
+      key: server.otherKey,
+    });
     expect(revoke.status).toBe(404);
     await revoke.arrayBuffer();
   });

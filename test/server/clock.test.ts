@@ -14,7 +14,10 @@ describe('manual clock', () => {
     const cancelled = clock.setTimer(200, () => fired.push(['cancelled', clock.now()]));
     cancelled.cancel();
     clock.advance(250);
-    expect(fired).toEqual([['a', 1_100], ['a+50', 1_150]]);
+    expect(fired).toEqual([
+      ['a', 1_100],
+      ['a+50', 1_150],
+    ]);
     expect(clock.now()).toBe(1_250);
     clock.advance(50);
     expect(fired.at(-1)).toEqual(['b', 1_300]);

@@ -60,17 +60,27 @@ describe('forwarding', () => {
     const theirs = await start(otherTestKey);
     await waitFor(() => deliveriesOf(theirs).length > 0, 10_000);
     const forwarded = [...deliveriesOf(mine), ...deliveriesOf(theirs)];
-    expect(forwarded.map((delivery) => delivery.body.event)).toEqual(['session.created', 'session.complete', 'session.created']);
+    expect(forwarded.map((delivery) => delivery.body.event)).toEqual([
+      'session.created',
+      'session.complete',
+      'session.created',
+    ]);
     for (const delivery of forwarded) {
       // ...and still every delivery verifies against this process's own clock.
-      expect(verifyDelivery({ secret: forwarding?.secret ?? '', rawBody: delivery.rawBody, headers: delivery.headers })).toEqual({ ok: true });
+      expect(
+        verifyDelivery({ secret: forwarding?.secret ?? '', rawBody: delivery.rawBody, headers: delivery.headers }),
+      ).toEqual({ ok: true });
       expect(Math.abs(Number(delivery.headers['x-service-timestamp']) * 1000 - Date.now())).toBeLessThan(60_000);
     }
     expect(server.services.webhooks.outbox.getTarget(forwardTargetId)?.events).toContain('decision.captured');
   });
 
   test('a forwarding URL that is not a loopback address is refused before the server starts', async () => {
-    await expect(startServer({ db: ':memory:', forwardWebhooks: { url: 'http://192.0.2.1/hooks' } })).rejects.toThrow(/forwarding goes to a loopback address only/);
-    await expect(startServer({ db: ':memory:', forwardWebhooks: { url: receiver.url, secret: 'nope' } })).rejects.toThrow(/--forward-secret/);
+    await expect(startServer({ db: ':memory:', forwardWebhooks: { url: 'http://192.0.2.1/hooks' } })).rejects.toThrow(
+      /forwarding goes to a loopback address only/,
+    );
+    await expect(
+      startServer({ db: ':memory:', forwardWebhooks: { url: receiver.url, secret: 'nope' } }),
+    ).rejects.toThrow(/--forward-secret/);
   });
 });

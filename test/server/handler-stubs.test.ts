@@ -111,11 +111,17 @@ function overlaidHost(options: ts.CompilerOptions, overlay: string): ts.Compiler
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'boardkit-stubs-'));
-  cpSync(join(packageRoot, 'openapi'), join(scratch, 'openapi'), { recursive: true, filter: (source) => !source.includes(`${join('openapi', 'dist')}`) });
+  cpSync(join(packageRoot, 'openapi'), join(scratch, 'openapi'), {
+    recursive: true,
+    filter: (source) => !source.includes(`${join('openapi', 'dist')}`),
+  });
   writeFileSync(join(scratch, 'openapi', 'paths', 'v1_sessions_{id}_tags.yaml'), newPath);
   const root = join(scratch, 'openapi', 'openapi.yaml');
   const text = readFileSync(root, 'utf8');
-  writeFileSync(root, text.replace(/^paths:\n/m, 'paths:\n  /v1/sessions/{id}/tags:\n    $ref: paths/v1_sessions_{id}_tags.yaml\n'));
+  writeFileSync(
+    root,
+    text.replace(/^paths:\n/m, 'paths:\n  /v1/sessions/{id}/tags:\n    $ref: paths/v1_sessions_{id}_tags.yaml\n'),
+  );
   await writeArtefacts(await renderArtefacts({ root }), scratch);
 
   const document = loadContract(join(scratch, 'openapi', 'dist', 'openapi.json'));
@@ -144,8 +150,12 @@ beforeAll(async () => {
     writeFileSync(join(folder, name), `${lines.join('\n')}\n`);
   }
   const options = packageCompilerOptions();
-  const roots = ['index.ts', stub.file, ...Object.keys(files)].map((name) => join(packageRoot, 'src', 'server', 'handlers', name));
-  diagnostics = [...ts.getPreEmitDiagnostics(ts.createProgram(roots, options, overlaidHost(options, join(scratch, 'src'))))];
+  const roots = ['index.ts', stub.file, ...Object.keys(files)].map((name) =>
+    join(packageRoot, 'src', 'server', 'handlers', name),
+  );
+  diagnostics = [
+    ...ts.getPreEmitDiagnostics(ts.createProgram(roots, options, overlaidHost(options, join(scratch, 'src')))),
+  ];
 }, 120_000);
 
 afterAll(() => {
@@ -176,7 +186,10 @@ describe('a new operation', () => {
   });
 
   test('nothing else of the server stops compiling', () => {
-    const elsewhere = diagnostics.filter((diagnostic) => !['index.ts', 'filled.ts'].some((name) => diagnostic.file?.fileName.endsWith(join('handlers', name))));
+    const elsewhere = diagnostics.filter(
+      (diagnostic) =>
+        !['index.ts', 'filled.ts'].some((name) => diagnostic.file?.fileName.endsWith(join('handlers', name))),
+    );
     expect(elsewhere.map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '))).toEqual([]);
   });
 });
@@ -194,7 +207,12 @@ test('an unwritten handler answers 501, and response checking reports it', async
   const stubbed: HandlerMap = { ...handlers, getHealth: () => notImplemented('getHealth') };
   const violations: ResponseViolation[] = [];
   const unchecked = buildApp({ services, handlers: stubbed });
-  const checked = buildApp({ services, handlers: stubbed, validateResponses: true, onResponseViolation: (v) => violations.push(v) });
+  const checked = buildApp({
+    services,
+    handlers: stubbed,
+    validateResponses: true,
+    onResponseViolation: (v) => violations.push(v),
+  });
   try {
     const answer = await unchecked.inject({ method: 'GET', url: '/v1/health' });
     expect(answer.statusCode).toBe(501);

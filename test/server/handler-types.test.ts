@@ -34,7 +34,10 @@ describe('types', () => {
     // @ts-expect-error a stream operation answers a stream of events, not a JSON body
     const jsonForStream: Reply<'streamSessionEvents'> = { status: 200, body: {} };
     // @ts-expect-error 402 answers carry the insufficient-credits extension members
-    const bareInsufficient: Reply<'startSession'> = { status: 402, body: { type: 'x', title: 't', status: 402, detail: 'd' } };
+    const bareInsufficient: Reply<'startSession'> = {
+      status: 402,
+      body: { type: 'x', title: 't', status: 402, detail: 'd' },
+    };
     expect([health, undocumentedStatus, wrongShape, bodyOnNoContent, jsonForStream, bareInsufficient]).toHaveLength(6);
   });
 
@@ -74,13 +77,26 @@ describe('at run time', () => {
       document,
       store,
       clock,
-      { heartbeatMs: 15_000, region: 'US-East', allowPrivateWebhookUrls: false, retrySchedule: retrySchedules.fourWaits },
+      {
+        heartbeatMs: 15_000,
+        region: 'US-East',
+        allowPrivateWebhookUrls: false,
+        retrySchedule: retrySchedules.fourWaits,
+      },
       () => 'http://127.0.0.1',
       () => undefined,
     );
     const violations: ResponseViolation[] = [];
-    const broken = { ...handlers, getHealth: () => ({ status: 200, body: { status: 'fine' } }) } as unknown as HandlerMap;
-    const app = buildApp({ services, handlers: broken, validateResponses: true, onResponseViolation: (v) => violations.push(v) });
+    const broken = {
+      ...handlers,
+      getHealth: () => ({ status: 200, body: { status: 'fine' } }),
+    } as unknown as HandlerMap;
+    const app = buildApp({
+      services,
+      handlers: broken,
+      validateResponses: true,
+      onResponseViolation: (v) => violations.push(v),
+    });
     provisionKeys(store, [], { tier: 'ultra', apiVersion: '2026-10-01', now: clock.now() });
     const response = await app.inject({ method: 'GET', url: '/v1/health' });
     expect(response.statusCode).toBe(500);

@@ -17,7 +17,12 @@ afterAll(async () => {
 });
 
 function post(path: string, key: string, json: unknown, apiKey?: string): Promise<Response> {
-  return server.request(path, { method: 'POST', json, headers: { 'idempotency-key': key }, ...(apiKey === undefined ? {} : { key: apiKey }) });
+  return server.request(path, {
+    method: 'POST',
+    json,
+    headers: { 'idempotency-key': key },
+    ...(apiKey === undefined ? {} : { key: apiKey }),
+  });
 }
 
 async function sessionCount(apiKey?: string): Promise<number> {
@@ -74,10 +79,16 @@ test('keys are scoped per workspace', async () => {
 
 test('errors are replayed too, and a delete replays its 204', async () => {
   const missing = 'ses_00000000000000000000000000';
-  const first = await server.request(`/v1/sessions/${missing}`, { method: 'DELETE', headers: { 'idempotency-key': 'delete-1' } });
+  const first = await server.request(`/v1/sessions/${missing}`, {
+    method: 'DELETE',
+    headers: { 'idempotency-key': 'delete-1' },
+  });
   expect(first.status).toBe(404);
   await first.arrayBuffer();
-  const again = await server.request(`/v1/sessions/${missing}`, { method: 'DELETE', headers: { 'idempotency-key': 'delete-1' } });
+  const again = await server.request(`/v1/sessions/${missing}`, {
+    method: 'DELETE',
+    headers: { 'idempotency-key': 'delete-1' },
+  });
   expect(again.status).toBe(404);
   expect(again.headers.get('idempotent-replayed')).toBe('true');
   await again.arrayBuffer();

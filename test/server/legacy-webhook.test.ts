@@ -12,7 +12,18 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyLegacyDelivery } from '../../src/index.js';
 import { manualClock } from '../../src/server/clock.js';
 import { configureLegacyWebhooks, parseLegacyWebhookFlags } from '../../src/server/legacy-webhooks.js';
-import { aWholeRun, advanceUntil, lineupStart, otherTestKey, settle, startSession, startTestServer, storedSession, testKey, type TestServer } from './harness.js';
+import {
+  aWholeRun,
+  advanceUntil,
+  lineupStart,
+  otherTestKey,
+  settle,
+  startSession,
+  startTestServer,
+  storedSession,
+  testKey,
+  type TestServer,
+} from './harness.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 let server: TestServer;
@@ -23,7 +34,11 @@ beforeAll(async () => {
   receiver = await startReceiver();
   server = await startTestServer({ legacyWebhooks: [{ apiKey: testKey, url: receiver.url }] });
   const [configured] = server.server.legacyWebhooks;
-  expect(configured).toMatchObject({ keyHint: `sk_test_...${testKey.slice(-4)}`, url: receiver.url, secretIsNew: true });
+  expect(configured).toMatchObject({
+    keyHint: `sk_test_...${testKey.slice(-4)}`,
+    url: receiver.url,
+    secretIsNew: true,
+  });
   secret = configured?.secret ?? '';
 });
 
@@ -37,12 +52,18 @@ describe('deliveries', () => {
     receiver.deliveries.length = 0;
     const mine = await startSession(server, lineupStart(1));
     const theirs = await startSession(server, lineupStart(1));
-    await (await server.request('/v1/sessions', { method: 'POST', key: otherTestKey, json: lineupStart(1) })).arrayBuffer();
-    await (await server.request(`/v1/sessions/${mine}/shares`, { method: 'POST', json: { access: 'public' } })).arrayBuffer();
+    await (
+      await server.request('/v1/sessions', { method: 'POST', key: otherTestKey, json: lineupStart(1) })
+    ).arrayBuffer();
+    await (
+      await server.request(`/v1/sessions/${mine}/shares`, { method: 'POST', json: { access: 'public' } })
+    ).arrayBuffer();
     server.clock.advance(aWholeRun);
     await settle(server, 1_000);
 
-    expect(receiver.deliveries.map((delivery) => delivery.body.data['session_id']).sort()).toEqual([mine, theirs].sort());
+    expect(receiver.deliveries.map((delivery) => delivery.body.data['session_id']).sort()).toEqual(
+      [mine, theirs].sort(),
+    );
     for (const delivery of receiver.deliveries) {
       expect(delivery.headers).toMatchObject({
         'x-mcp-event': 'session.complete',
@@ -51,11 +72,25 @@ describe('deliveries', () => {
         'content-type': 'application/json',
       });
       expect(Object.keys(delivery.headers).filter((name) => name.startsWith('x-service-'))).toEqual([]);
-      expect(verifyLegacyDelivery({ secret, rawBody: delivery.rawBody, headers: delivery.headers })).toEqual({ ok: true });
-      expect(verifyLegacyDelivery({ secret: 'whsec_someoneelse0000000000000000', rawBody: delivery.rawBody, headers: delivery.headers })).toMatchObject({ ok: false, status: 401 });
-      const valid = server.server.services.validator.validate('#/webhooks/legacy.session.complete/post/requestBody/content/application~1json/schema', delivery.body);
+      expect(verifyLegacyDelivery({ secret, rawBody: delivery.rawBody, headers: delivery.headers })).toEqual({
+        ok: true,
+      });
+      expect(
+        verifyLegacyDelivery({
+          secret: 'whsec_someoneelse0000000000000000',
+          rawBody: delivery.rawBody,
+          headers: delivery.headers,
+        }),
+      ).toMatchObject({ ok: false, status: 401 });
+      const valid = server.server.services.validator.validate(
+        '#/webhooks/legacy.session.complete/post/requestBody/content/application~1json/schema',
+        delivery.body,
+      );
       expect(valid.errors ?? []).toEqual([]);
-      expect(delivery.body).toMatchObject({ event: 'session.complete', data: { verdict: expect.any(String), credits_charged: expect.any(Number) } });
+      expect(delivery.body).toMatchObject({
+        event: 'session.complete',
+        data: { verdict: expect.any(String), credits_charged: expect.any(Number) },
+      });
     }
   });
 
@@ -74,7 +109,9 @@ describe('deliveries', () => {
     const [first, retry] = receiver.deliveries;
     expect(retry?.headers['x-mcp-delivery-id']).toBe(first?.headers['x-mcp-delivery-id']);
     expect(retry?.body.data['session_id']).toBe(id);
-    expect(verifyLegacyDelivery({ secret, rawBody: retry?.rawBody ?? '', headers: retry?.headers ?? {} })).toEqual({ ok: true });
+    expect(verifyLegacyDelivery({ secret, rawBody: retry?.rawBody ?? '', headers: retry?.headers ?? {} })).toEqual({
+      ok: true,
+    });
   });
 });
 
@@ -97,7 +134,9 @@ describe('configuration', () => {
         await after.server.services.webhooks.dispatcher.idle();
         expect(hook.deliveries.map((delivery) => delivery.body.data['session_id'])).toEqual([id]);
         const [delivery] = hook.deliveries;
-        expect(verifyLegacyDelivery({ secret: first, rawBody: delivery?.rawBody ?? '', headers: delivery?.headers ?? {} })).toEqual({ ok: true });
+        expect(
+          verifyLegacyDelivery({ secret: first, rawBody: delivery?.rawBody ?? '', headers: delivery?.headers ?? {} }),
+        ).toEqual({ ok: true });
       } finally {
         await after.stop();
       }
@@ -112,15 +151,24 @@ describe('configuration', () => {
     const [moved] = configureLegacyWebhooks(store, webhooks.outbox, [{ apiKey: testKey, url: receiver.url }]);
     expect(moved).toMatchObject({ secret, secretIsNew: false });
     const chosen = 'whsec_chosenForTheTest0000000001';
-    expect(configureLegacyWebhooks(store, webhooks.outbox, [{ apiKey: testKey, url: receiver.url, secret: chosen }])).toEqual([
-      expect.objectContaining({ secret: chosen, secretIsNew: true }),
-    ]);
+    expect(
+      configureLegacyWebhooks(store, webhooks.outbox, [{ apiKey: testKey, url: receiver.url, secret: chosen }]),
+    ).toEqual([expect.objectContaining({ secret: chosen, secretIsNew: true })]);
     configureLegacyWebhooks(store, webhooks.outbox, [{ apiKey: testKey, url: receiver.url, secret }]);
-    expect(() => configureLegacyWebhooks(store, webhooks.outbox, [{ apiKey: 'sk_test_unknownkey0000', url: receiver.url }])).toThrow(/not one this server has/);
-    expect(() => configureLegacyWebhooks(store, webhooks.outbox, [{ apiKey: testKey, url: 'ftp://example.com/in' }])).toThrow(/http or https/);
-    expect(() => configureLegacyWebhooks(store, webhooks.outbox, [{ apiKey: testKey, url: receiver.url, secret: 'hunter2' }])).toThrow(/whsec_/);
+    expect(() =>
+      configureLegacyWebhooks(store, webhooks.outbox, [{ apiKey: 'sk_test_unknownkey0000', url: receiver.url }]),
+    ).toThrow(/not one this server has/);
+    expect(() =>
+      configureLegacyWebhooks(store, webhooks.outbox, [{ apiKey: testKey, url: 'ftp://example.com/in' }]),
+    ).toThrow(/http or https/);
+    expect(() =>
+      configureLegacyWebhooks(store, webhooks.outbox, [{ apiKey: testKey, url: receiver.url, secret: 'hunter2' }]),
+    ).toThrow(/whsec_/);
     // A refused setting leaves the other settings of the same start unsaved too.
-    const batch = [{ apiKey: otherTestKey, url: receiver.url }, { apiKey: testKey, url: 'ftp://example.com/in' }];
+    const batch = [
+      { apiKey: otherTestKey, url: receiver.url },
+      { apiKey: testKey, url: 'ftp://example.com/in' },
+    ];
     expect(() => configureLegacyWebhooks(store, webhooks.outbox, batch)).toThrow(/http or https/);
     const otherKey = store.apiKeys.lookup(otherTestKey);
     expect(otherKey).toBeDefined();

@@ -16,7 +16,7 @@ import { replayToleranceSeconds } from '../../src/webhooks/signing.js';
 const contract = loadContract();
 const limit = (pointer: string): unknown => valueAt(contract, `#/x-limits/${pointer}`);
 
-describe('the server enforces the contract\'s x-limits', () => {
+describe("the server enforces the contract's x-limits", () => {
   test.each([
     ['request_body_max_bytes/value', bodyLimitBytes],
     ['request_body_max_depth/value', maxJsonDepth],

@@ -38,7 +38,11 @@ async function consultSession(target: TestServer, key = target.key): Promise<str
   const response = await target.request('/v1/sessions', {
     method: 'POST',
     key,
-    json: { question: 'Should our EU subsidiary be in Ireland or the Netherlands?', session_type: 'consult', synth_id: 'tax_advisor' },
+    json: {
+      question: 'Should our EU subsidiary be in Ireland or the Netherlands?',
+      session_type: 'consult',
+      synth_id: 'tax_advisor',
+    },
   });
   expect(response.status).toBe(202);
   return ((await response.json()) as { session_id: string }).session_id;
@@ -95,7 +99,11 @@ describe('the MCP endpoint', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-service-api-version')).toBe(server.server.services.versions.current);
     expect(response.headers.get('ratelimit')).toMatch(/^"messages";r=\d+;t=\d+$/);
-    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: 7, result: { tools: [{ name: 'service.consult.message' }] } });
+    expect(await response.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { tools: [{ name: 'service.consult.message' }] },
+    });
   });
 
   test('only POST is offered; a body that is not JSON is a 400 problem', async () => {
@@ -103,15 +111,26 @@ describe('the MCP endpoint', () => {
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
     await get.arrayBuffer();
-    const garbled = await server.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' });
+    const garbled = await server.request('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":',
+    });
     expect(garbled.status).toBe(400);
     expect(await garbled.json()).toMatchObject({ type: expect.stringMatching(/\/invalid-request$/) });
-    const deep = await server.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '['.repeat(100_000) });
+    const deep = await server.request('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '['.repeat(100_000),
+    });
     expect(deep.status).toBe(400);
-    expect(await deep.json()).toMatchObject({ type: expect.stringMatching(/\/invalid-request$/), detail: expect.stringMatching(/nests/) });
+    expect(await deep.json()).toMatchObject({
+      type: expect.stringMatching(/\/invalid-request$/),
+      detail: expect.stringMatching(/nests/),
+    });
   });
 
-  test('a request without a usable Host header is a 400 problem, not the transport\'s bare 400', async () => {
+  test("a request without a usable Host header is a 400 problem, not the transport's bare 400", async () => {
     const { port } = new URL(server.baseUrl);
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     // HTTP/1.0 lets a request leave Host out; fetch always sends one, so the request is written by hand.
@@ -123,12 +142,19 @@ describe('the MCP endpoint', () => {
         );
       });
       const chunks: Buffer[] = [];
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8'))).on('error', reject);
+      socket
+        .on('data', (chunk: Buffer) => chunks.push(chunk))
+        .on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+        .on('error', reject);
     });
     const [head = '', payload = ''] = answer.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
     expect(head.toLowerCase()).toContain('content-type: application/problem+json');
-    expect(JSON.parse(payload)).toMatchObject({ status: 400, type: expect.stringMatching(/\/invalid-request$/), detail: expect.stringMatching(/Host/) });
+    expect(JSON.parse(payload)).toMatchObject({
+      status: 400,
+      type: expect.stringMatching(/\/invalid-request$/),
+      detail: expect.stringMatching(/Host/),
+    });
   });
 });
 
@@ -139,7 +165,10 @@ describe('consult turns', () => {
     expect(await getJson(server, `/v1/sessions/${id}`)).toMatchObject({ status: 'created', v4_phase: 'queued' });
     const before = (await getJson<{ balance_credits: number }>(server, '/credits')).balance_credits;
 
-    const first = await turn(client, { session_id: id, message: 'We expect EUR 2.4M of EU revenue next year. Where should we incorporate?' });
+    const first = await turn(client, {
+      session_id: id,
+      message: 'We expect EUR 2.4M of EU revenue next year. Where should we incorporate?',
+    });
     expect(first.isError).toBeFalsy();
     expectOutput(first.structuredContent);
     expect(first.structuredContent).toMatchObject({ session_id: id, turn: 1, document: null, credits_charged: 5 });
@@ -147,11 +176,18 @@ describe('consult turns', () => {
 
     const second = await turn(client, { session_id: id, message: 'Draft the memo for our accountants.' });
     expectOutput(second.structuredContent);
-    expect(second.structuredContent).toMatchObject({ turn: 2, credits_charged: 5, document: { format: 'markdown', title: expect.stringMatching(/^Memo: /) } });
+    expect(second.structuredContent).toMatchObject({
+      turn: 2,
+      credits_charged: 5,
+      document: { format: 'markdown', title: expect.stringMatching(/^Memo: /) },
+    });
 
     const session = await getJson(server, `/v1/sessions/${id}`);
     expect(session).toMatchObject({ status: 'running', credits_charged: 10, estimated_cost_credits: 10 });
-    const credits = await getJson<{ balance_credits: number; recent_usage: Array<Record<string, unknown>> }>(server, '/credits');
+    const credits = await getJson<{ balance_credits: number; recent_usage: Array<Record<string, unknown>> }>(
+      server,
+      '/credits',
+    );
     expect(credits.balance_credits).toBe(before - 10);
     expect(credits.recent_usage.filter((entry) => entry['session_id'] === id)).toEqual([
       expect.objectContaining({ kind: 'consult_turn', source: 'mcp', credits: -5 }),
@@ -175,9 +211,14 @@ describe('consult turns', () => {
     const problem = problemOf(await turn(client, { session_id: 'not-a-session', message: '', extra: true }));
     expect(problem).toMatchObject({ status: 400, type: expect.stringMatching(/\/invalid-request$/), instance: '/mcp' });
     const pointers = (problem['errors'] as Array<{ pointer: string }>).map((error) => error.pointer);
-    expect(pointers).toEqual(expect.arrayContaining(['#/arguments/session_id', '#/arguments/message', '#/arguments/extra']));
+    expect(pointers).toEqual(
+      expect.arrayContaining(['#/arguments/session_id', '#/arguments/message', '#/arguments/extra']),
+    );
     const missing = problemOf(await turn(client, {}));
-    expect((missing['errors'] as Array<{ pointer: string }>).map((error) => error.pointer)).toEqual(['#/arguments/session_id', '#/arguments/message']);
+    expect((missing['errors'] as Array<{ pointer: string }>).map((error) => error.pointer)).toEqual([
+      '#/arguments/session_id',
+      '#/arguments/message',
+    ]);
   });
 
   test("another workspace's session is not found; a boardroom session takes no consult turns", async () => {
@@ -206,6 +247,8 @@ describe('consult turns', () => {
 
   test('an unknown tool is a protocol error', async () => {
     const client = await connect(server);
-    await expect(client.callTool({ name: 'service.consult.shout', arguments: {} })).rejects.toThrow(/service\.consult\.message/);
+    await expect(client.callTool({ name: 'service.consult.shout', arguments: {} })).rejects.toThrow(
+      /service\.consult\.message/,
+    );
   });
 });

@@ -3,7 +3,17 @@
  * (`outcomes.ready`), decisions, share links, and exports in the four formats.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { aWholeRun, advanceUntil, getJson, lineupStart, startSession, startTestServer, storedSession, waitFor, type TestServer } from './harness.js';
+import {
+  aWholeRun,
+  advanceUntil,
+  getJson,
+  lineupStart,
+  startSession,
+  startTestServer,
+  storedSession,
+  waitFor,
+  type TestServer,
+} from './harness.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 let server: TestServer;
@@ -38,11 +48,20 @@ describe('outcomes', () => {
 
   test('a complete session has its synthesis and memo', async () => {
     const outcomes = await getJson<Record<string, unknown>>(server, `/v1/sessions/${decided}/outcomes`);
-    expect(outcomes).toMatchObject({ session_id: decided, status: 'complete', synthesis: expect.any(String), memo: { verdict: expect.any(String) }, outcomes: [] });
+    expect(outcomes).toMatchObject({
+      session_id: decided,
+      status: 'complete',
+      synthesis: expect.any(String),
+      memo: { verdict: expect.any(String) },
+      outcomes: [],
+    });
   });
 
   test('generating an outcome answers pending; it becomes ready and outcomes.ready fires', async () => {
-    const created = await server.request('/v1/webhooks', { method: 'POST', json: { label: 'Outcomes', url: receiver.url, events: ['outcomes.ready'] } });
+    const created = await server.request('/v1/webhooks', {
+      method: 'POST',
+      json: { label: 'Outcomes', url: receiver.url, events: ['outcomes.ready'] },
+    });
     await created.arrayBuffer();
     const before = (await getJson<{ balance_credits: number }>(server, '/credits')).balance_credits;
     const { status, body } = await post(`/v1/sessions/${decided}/outcomes`, { format: 'action_plan' });
@@ -50,10 +69,18 @@ describe('outcomes', () => {
     expect(body).toMatchObject({ status: 'pending', content: null, ready_at: null, format: 'action_plan' });
     expect((await getJson<{ balance_credits: number }>(server, '/credits')).balance_credits).toBe(before - 10);
     server.clock.advance(5_000);
-    const outcomes = await getJson<{ outcomes: Array<Record<string, unknown>> }>(server, `/v1/sessions/${decided}/outcomes`);
-    expect(outcomes.outcomes).toEqual([expect.objectContaining({ id: body['id'], status: 'ready', content: expect.stringMatching(/^#/) })]);
+    const outcomes = await getJson<{ outcomes: Array<Record<string, unknown>> }>(
+      server,
+      `/v1/sessions/${decided}/outcomes`,
+    );
+    expect(outcomes.outcomes).toEqual([
+      expect.objectContaining({ id: body['id'], status: 'ready', content: expect.stringMatching(/^#/) }),
+    ]);
     await waitFor(() => receiver.deliveries.length === 1);
-    expect(receiver.deliveries[0]?.body).toMatchObject({ event: 'outcomes.ready', data: { session_id: decided, format: 'action_plan', outcome_id: body['id'] } });
+    expect(receiver.deliveries[0]?.body).toMatchObject({
+      event: 'outcomes.ready',
+      data: { session_id: decided, format: 'action_plan', outcome_id: body['id'] },
+    });
   });
 
   test('a continued session keeps the outcomes of its last completion', async () => {
@@ -69,11 +96,22 @@ describe('outcomes', () => {
 describe('decisions', () => {
   test('decisions are recorded in any state and listed newest first', async () => {
     const running = await startSession(server);
-    const first = await post(`/v1/sessions/${running}/decisions`, { decision: 'Hold the price until Q3.', rationale: 'Churn data is not in yet.' });
+    const first = await post(`/v1/sessions/${running}/decisions`, {
+      decision: 'Hold the price until Q3.',
+      rationale: 'Churn data is not in yet.',
+    });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ id: expect.stringMatching(/^dec_/), decided_by: null, decided_at: expect.any(String) });
+    expect(first.body).toMatchObject({
+      id: expect.stringMatching(/^dec_/),
+      decided_by: null,
+      decided_at: expect.any(String),
+    });
     server.clock.advance(1);
-    const second = await post(`/v1/sessions/${running}/decisions`, { decision: 'Raise by 8%.', decided_by: 'maria', decided_at: '2026-09-30T12:00:00Z' });
+    const second = await post(`/v1/sessions/${running}/decisions`, {
+      decision: 'Raise by 8%.',
+      decided_by: 'maria',
+      decided_at: '2026-09-30T12:00:00Z',
+    });
     expect(second.body['decided_at']).toBe('2026-09-30T12:00:00.000Z');
     const page = await getJson<{ items: Array<{ id: string }> }>(server, `/v1/sessions/${running}/decisions`);
     expect(page.items.map((item) => item.id)).toEqual([second.body['id'], first.body['id']]);
@@ -84,9 +122,19 @@ describe('shares', () => {
   test('public and password links; the password is never returned; revocation is final', async () => {
     const open = await post(`/v1/sessions/${decided}/shares`, { access: 'public' });
     expect(open.status).toBe(201);
-    expect(open.body).toMatchObject({ access: 'public', view_count: 0, revoked_at: null, expires_at: null, url: expect.stringMatching(/^https:\/\/share\.decision-board\.example\/s\//) });
+    expect(open.body).toMatchObject({
+      access: 'public',
+      view_count: 0,
+      revoked_at: null,
+      expires_at: null,
+      url: expect.stringMatching(/^https:\/\/share\.decision-board\.example\/s\//),
+    });
     server.clock.advance(1);
-    const guarded = await post(`/v1/sessions/${decided}/shares`, { access: 'password', password: 'correct horse battery', expires_at: '2027-01-01T00:00:00Z' });
+    const guarded = await post(`/v1/sessions/${decided}/shares`, {
+      access: 'password',
+      password: 'correct horse battery',
+      expires_at: '2027-01-01T00:00:00Z',
+    });
     expect(JSON.stringify(guarded.body)).not.toContain('correct horse');
     const list = await getJson<{ items: Array<{ id: string }> }>(server, `/v1/sessions/${decided}/shares`);
     expect(list.items.map((item) => item.id)).toEqual([guarded.body['id'], open.body['id']]);
@@ -94,7 +142,10 @@ describe('shares', () => {
     expect(revoked.status).toBe(200);
     expect(revoked.body['revoked_at']).toEqual(expect.any(String));
     expect((await post(`/v1/sessions/${decided}/shares/${String(open.body['id'])}/revoke`)).status).toBe(409);
-    const listed = await getJson<{ items: Array<{ id: string; revoked_at: string | null }> }>(server, `/v1/sessions/${decided}/shares`);
+    const listed = await getJson<{ items: Array<{ id: string; revoked_at: string | null }> }>(
+      server,
+      `/v1/sessions/${decided}/shares`,
+    );
     expect(listed.items.find((item) => item.id === open.body['id'])?.revoked_at).toEqual(expect.any(String));
   });
 
@@ -120,8 +171,16 @@ describe('exports', () => {
     for (const path of ['export', 'exports']) {
       const { status, body } = await post(`/v1/sessions/${decided}/${path}`, { format });
       expect(status).toBe(201);
-      expect(body).toMatchObject({ format, content_type: contentType, content_encoding: encoding, session_id: decided });
-      const bytes = encoding === 'base64' ? Buffer.from(String(body['content']), 'base64') : Buffer.from(String(body['content']), 'utf8');
+      expect(body).toMatchObject({
+        format,
+        content_type: contentType,
+        content_encoding: encoding,
+        session_id: decided,
+      });
+      const bytes =
+        encoding === 'base64'
+          ? Buffer.from(String(body['content']), 'base64')
+          : Buffer.from(String(body['content']), 'utf8');
       expect(body['size_bytes']).toBe(bytes.length);
       if (format === 'pdf') {
         expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');

@@ -27,7 +27,10 @@ async function allPages(path: string, limit: number, between?: () => Promise<voi
   let cursor: string | null = null;
   do {
     const separator = path.includes('?') ? '&' : '?';
-    const page: Page = await getJson<Page>(server, `${path}${separator}limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+    const page: Page = await getJson<Page>(
+      server,
+      `${path}${separator}limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+    );
     ids.push(...page.items.map((item) => item.id));
     cursor = page.next_cursor;
     await between?.();
@@ -91,7 +94,8 @@ describe('sessions, newest first', () => {
 // The server keeps each session's answer until the session is written (docs/decisions.md); a list and
 // a read must still show every session as it is now.
 describe('pages show the sessions as they are now', () => {
-  const listed = async (id: string) => (await getJson<Page>(server, '/v1/sessions?limit=100')).items.find((item) => item.id === id);
+  const listed = async (id: string) =>
+    (await getJson<Page>(server, '/v1/sessions?limit=100')).items.find((item) => item.id === id);
 
   test('each step of a running session shows on the next list, as its GET shows it', async () => {
     const id = await startSession(server);
@@ -109,7 +113,10 @@ describe('pages show the sessions as they are now', () => {
   test('an update and a delete show on the next list', async () => {
     const id = await startSession(server);
     expect(await listed(id)).toMatchObject({ metadata: {} });
-    const updated = await server.request(`/v1/sessions/${id}`, { method: 'PATCH', json: { metadata: { team: 'pricing' } } });
+    const updated = await server.request(`/v1/sessions/${id}`, {
+      method: 'PATCH',
+      json: { metadata: { team: 'pricing' } },
+    });
     expect(updated.status).toBe(200);
     await updated.arrayBuffer();
     expect(await listed(id)).toMatchObject({ metadata: { team: 'pricing' } });
@@ -125,7 +132,9 @@ describe('pages show the sessions as they are now', () => {
     expect(await getJson(server, `/v1/sessions/${id}`)).toMatchObject({ title: 'Raise the Team plan price by 12%' });
     const other = new Database(server.dbFile);
     try {
-      other.prepare("UPDATE sessions SET record = json_set(record, '$.title', 'Renamed elsewhere') WHERE id = ?").run(id);
+      other
+        .prepare("UPDATE sessions SET record = json_set(record, '$.title', 'Renamed elsewhere') WHERE id = ?")
+        .run(id);
     } finally {
       other.close();
     }
@@ -156,7 +165,10 @@ describe('with no session kept in memory (`--kept-sessions 0`)', () => {
       const pages: Page[] = [];
       let cursor: string | null = null;
       do {
-        const page: Page = await getJson<Page>(cold, `/v1/sessions?limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+        const page: Page = await getJson<Page>(
+          cold,
+          `/v1/sessions?limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+        );
         pages.push(page);
         cursor = page.next_cursor;
       } while (cursor !== null);
@@ -165,7 +177,10 @@ describe('with no session kept in memory (`--kept-sessions 0`)', () => {
       for (const item of listed) {
         expect(item).toEqual(await getJson(cold, `/v1/sessions/${item.id}`));
       }
-      const updated = await cold.request(`/v1/sessions/${ids[0] as string}`, { method: 'PATCH', json: { title: 'Renamed' } });
+      const updated = await cold.request(`/v1/sessions/${ids[0] as string}`, {
+        method: 'PATCH',
+        json: { title: 'Renamed' },
+      });
       expect(updated.status).toBe(200);
       await updated.arrayBuffer();
       const last = await getJson<Page>(cold, '/v1/sessions?limit=5');
@@ -181,7 +196,9 @@ describe('cursors', () => {
     const page = await getJson<Page>(server, '/v1/sessions?limit=1');
     const cursor = page.next_cursor ?? '';
     const [payload = '', signature = ''] = cursor.split('.');
-    const forged = Buffer.from(JSON.stringify({ l: JSON.parse(Buffer.from(payload, 'base64url').toString()).l, p: { createdAt: 0, id: 'x' } })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ l: JSON.parse(Buffer.from(payload, 'base64url').toString()).l, p: { createdAt: 0, id: 'x' } }),
+    ).toString('base64url');
     for (const bad of [`${forged}.${signature}`, `${payload}.${signature.slice(0, -2)}AA`, 'garbage']) {
       const response = await server.request(`/v1/sessions?cursor=${encodeURIComponent(bad)}`);
       expect(response.status).toBe(404);
@@ -192,7 +209,9 @@ describe('cursors', () => {
   test('a cursor outside the bounds of the parameter is a 400 problem pointing at the cursor', async () => {
     const response = await server.request(`/v1/sessions?cursor=${'A'.repeat(513)}`);
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]?.pointer).toBe('#/query/cursor');
+    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]?.pointer).toBe(
+      '#/query/cursor',
+    );
   });
 
   test("a cursor of one list is refused by another, and by another workspace's list", async () => {
@@ -210,7 +229,10 @@ describe('cursors', () => {
     const slugs: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { items: Array<{ slug: string }>; next_cursor: string | null } = await getJson(server, `/synths?limit=5${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+      const page: { items: Array<{ slug: string }>; next_cursor: string | null } = await getJson(
+        server,
+        `/synths?limit=5${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+      );
       slugs.push(...page.items.map((item) => item.slug));
       cursor = page.next_cursor;
     } while (cursor !== null);

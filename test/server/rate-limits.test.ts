@@ -21,7 +21,11 @@ afterAll(async () => {
 
 /** A start that fails validation: it is counted against `starts` without starting anything. */
 function invalidStart(key?: string): Promise<Response> {
-  return server.request('/v1/sessions', { method: 'POST', json: { mode: 'boardroom', rounds: 0 }, ...(key === undefined ? {} : { key }) });
+  return server.request('/v1/sessions', {
+    method: 'POST',
+    json: { mode: 'boardroom', rounds: 0 },
+    ...(key === undefined ? {} : { key }),
+  });
 }
 
 describe('the starts bucket', () => {

@@ -11,7 +11,18 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { manualClock } from '../../src/server/clock.js';
 import { startServer } from '../../src/server/server.js';
 import { boardConvenesAfterMs } from '../../src/server/sessions/run-driver.js';
-import { aWholeRun, advanceUntil, getJson, lineupStart, settle, startSession, startTestServer, storedSession, waitFor, type TestServer } from './harness.js';
+import {
+  aWholeRun,
+  advanceUntil,
+  getJson,
+  lineupStart,
+  settle,
+  startSession,
+  startTestServer,
+  storedSession,
+  waitFor,
+  type TestServer,
+} from './harness.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 let folder: string;
@@ -52,7 +63,10 @@ test('runs, outcomes and deliveries carry on after a restart on the same databas
   // Two runs in the middle of round 2; one has taken a message that sends a Synth back.
   const plain = await startSession(before, lineupStart(3));
   const steered = await startSession(before, { ...lineupStart(3), synths: ['cfo', 'skeptic', 'strategist'] });
-  advanceUntil(before, () => storedSession(before, plain).current_round === 2 && storedSession(before, steered).current_round === 2);
+  advanceUntil(
+    before,
+    () => storedSession(before, plain).current_round === 2 && storedSession(before, steered).current_round === 2,
+  );
   const message = await before.request(`/v1/sessions/${steered}/messages`, {
     method: 'POST',
     json: { content: 'Churn in the pilot came in at 6%.', send_back: ['skeptic'] },
@@ -64,13 +78,21 @@ test('runs, outcomes and deliveries carry on after a restart on the same databas
 
   // A delivery that fails and waits for its retry.
   receiver.answer(500);
-  await (await before.request(`/v1/sessions/${decided}/decisions`, { method: 'POST', json: { decision: 'Go ahead in March.' } })).arrayBuffer();
+  await (
+    await before.request(`/v1/sessions/${decided}/decisions`, {
+      method: 'POST',
+      json: { decision: 'Go ahead in March.' },
+    })
+  ).arrayBuffer();
   await waitFor(() => receiver.deliveries.some((delivery) => delivery.body.event === 'decision.captured'));
   await before.server.services.webhooks.dispatcher.idle();
   const firstAttempt = receiver.deliveries.find((delivery) => delivery.body.event === 'decision.captured');
 
   // An outcome still being written.
-  const outcome = await before.request(`/v1/sessions/${decided}/outcomes`, { method: 'POST', json: { format: 'report' } });
+  const outcome = await before.request(`/v1/sessions/${decided}/outcomes`, {
+    method: 'POST',
+    json: { format: 'report' },
+  });
   const { id: outcomeId, status: outcomeStatus } = (await outcome.json()) as { id: string; status: string };
   expect(outcomeStatus).toBe('pending');
   const stoppedAt = before.clock.now();
@@ -81,31 +103,51 @@ test('runs, outcomes and deliveries carry on after a restart on the same databas
   try {
     // The pending outcome is finished when its time comes.
     await settle(after, 5_000);
-    const outcomes = await getJson<{ outcomes: Array<{ id: string; status: string }> }>(after, `/v1/sessions/${decided}/outcomes`);
+    const outcomes = await getJson<{ outcomes: Array<{ id: string; status: string }> }>(
+      after,
+      `/v1/sessions/${decided}/outcomes`,
+    );
     expect(outcomes.outcomes).toEqual([expect.objectContaining({ id: outcomeId, status: 'ready' })]);
 
     // The runs carry on from their pending steps, in small steps so that deliveries keep up.
     await settle(after, aWholeRun, 30_000);
-    for (const [id, earlier] of [[plain, eventsBefore], [steered, steeredBefore]] as const) {
-      expect(await getJson<{ status: string; current_round: number }>(after, `/v1/sessions/${id}`)).toMatchObject({ status: 'complete', current_round: 3 });
+    for (const [id, earlier] of [
+      [plain, eventsBefore],
+      [steered, steeredBefore],
+    ] as const) {
+      expect(await getJson<{ status: string; current_round: number }>(after, `/v1/sessions/${id}`)).toMatchObject({
+        status: 'complete',
+        current_round: 3,
+      });
       const all = await streamText(after, `/v1/sessions/${id}/events`);
       const ids = eventIds(all);
       expect(ids).toEqual(ids.map((_, index) => index + 1));
       // What was streamed before the restart is replayed unchanged.
       expect(all.replace('retry: 3000\n', '').startsWith(earlier.replace('retry: 3000\n', ''))).toBe(true);
-      expect([...all.matchAll(/"round":(\d),"synthesis_preview"/g)].map((match) => Number(match[1]))).toEqual([1, 2, 3]);
+      expect([...all.matchAll(/"round":(\d),"synthesis_preview"/g)].map((match) => Number(match[1]))).toEqual([
+        1, 2, 3,
+      ]);
     }
     // The message taken before the restart still sends the skeptic back in round 2.
     const steeredAll = await streamText(after, `/v1/sessions/${steered}/events`);
     expect(steeredAll).toMatch(/"synth":"skeptic","round":2,"content":"You sent me back on/);
 
     // The failed delivery is retried with the same delivery id and succeeds; nothing is delivered twice.
-    await waitFor(() => receiver.deliveries.filter((delivery) => delivery.body.event === 'decision.captured').length === 2);
+    await waitFor(
+      () => receiver.deliveries.filter((delivery) => delivery.body.event === 'decision.captured').length === 2,
+    );
     const decisionAttempts = receiver.deliveries.filter((delivery) => delivery.body.event === 'decision.captured');
     expect(decisionAttempts[1]?.headers['x-service-delivery-id']).toBe(firstAttempt?.headers['x-service-delivery-id']);
-    const attempts = await getJson<{ items: Array<{ event: string; status: string }> }>(after, `/v1/webhooks/${subscription.id}/deliveries?limit=100`);
-    expect(attempts.items.filter((attempt) => attempt.event === 'decision.captured').map((attempt) => attempt.status)).toEqual(['succeeded', 'retry_scheduled']);
-    const completions = receiver.deliveries.filter((delivery) => delivery.body.event === 'session.complete').map((delivery) => delivery.body.data['session_id']);
+    const attempts = await getJson<{ items: Array<{ event: string; status: string }> }>(
+      after,
+      `/v1/webhooks/${subscription.id}/deliveries?limit=100`,
+    );
+    expect(
+      attempts.items.filter((attempt) => attempt.event === 'decision.captured').map((attempt) => attempt.status),
+    ).toEqual(['succeeded', 'retry_scheduled']);
+    const completions = receiver.deliveries
+      .filter((delivery) => delivery.body.event === 'session.complete')
+      .map((delivery) => delivery.body.data['session_id']);
     expect(completions.sort()).toEqual([decided, plain, steered].sort());
     expect(receiver.deliveries.filter((delivery) => delivery.body.event === 'outcomes.ready')).toHaveLength(1);
   } finally {

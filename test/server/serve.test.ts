@@ -32,7 +32,9 @@ interface Running {
 
 function serve(...args: string[]): Promise<Running> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), 'serve', '--port', '0', ...args], { cwd: folder });
+    const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), 'serve', '--port', '0', ...args], {
+      cwd: folder,
+    });
     let output = '';
     let errors = '';
     const exited = new Promise<number | null>((done) => child.on('close', done));
@@ -123,7 +125,9 @@ describe('boardkit serve', () => {
     });
     expect(started.status).toBe(202);
     const { id } = (await started.json()) as { id: string };
-    const read = await fetch(`${server.baseUrl}/v1/sessions/${id}`, { headers: { authorization: `Bearer ${branded}` } });
+    const read = await fetch(`${server.baseUrl}/v1/sessions/${id}`, {
+      headers: { authorization: `Bearer ${branded}` },
+    });
     expect(read.status).toBe(200);
     // The session records the redacted key in the branded form, which the contract's ApiKeyHint accepts.
     expect(((await read.json()) as { key_hint: string }).key_hint).toBe('sk_synth_test_...EF01');
@@ -145,7 +149,9 @@ describe('boardkit serve', () => {
     // A long poll waits in wall-clock time whatever the scale; the run's minutes of simulated time pass in
     // well under the one second each poll may hold.
     for (let polls = 0; session.status !== 'complete' && polls < 100; polls += 1) {
-      const response = await fetch(`${server.baseUrl}/v1/sessions/${id}?wait_ms=1000`, { headers: { authorization: `Bearer ${key}` } });
+      const response = await fetch(`${server.baseUrl}/v1/sessions/${id}?wait_ms=1000`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       session = (await response.json()) as typeof session;
     }
     expect(session).toMatchObject({ status: 'complete', v4_phase: 'done' });
@@ -156,7 +162,9 @@ describe('boardkit serve', () => {
     const key = 'sk_test_servetest00000000000004';
     const server = await serve('--db', ':memory:', '--api-key', key, '--credits', '30');
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const credits = (await (await fetch(`${server.baseUrl}/credits`, { headers })).json()) as { balance_credits: number };
+    const credits = (await (await fetch(`${server.baseUrl}/credits`, { headers })).json()) as {
+      balance_credits: number;
+    };
     expect(credits.balance_credits).toBe(30);
     const refused = await fetch(`${server.baseUrl}/v1/sessions`, {
       method: 'POST',
@@ -202,7 +210,18 @@ describe('boardkit serve', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     const key = 'sk_test_forwardfromserve0001';
-    const server = await serve('--db', ':memory:', '--api-key', key, '--time-scale', '1000', '--forward-webhooks', url, '--forward-secret', secret);
+    const server = await serve(
+      '--db',
+      ':memory:',
+      '--api-key',
+      key,
+      '--time-scale',
+      '1000',
+      '--forward-webhooks',
+      url,
+      '--forward-secret',
+      secret,
+    );
     try {
       expect(server.output).toContain(`Forwarding every webhook event to ${url}, signed with ${secret}`);
       const started = await fetch(`${server.baseUrl}/v1/sessions`, {

@@ -29,7 +29,13 @@ afterAll(async () => {
   await server.stop();
 });
 
-type Session = Record<string, unknown> & { id: string; status: string; v4_phase: string; current_round: number; rounds: number };
+type Session = Record<string, unknown> & {
+  id: string;
+  status: string;
+  v4_phase: string;
+  current_round: number;
+  rounds: number;
+};
 
 function session(id: string): Promise<Session> {
   return getJson<Session>(server, `/v1/sessions/${id}`);
@@ -52,9 +58,17 @@ async function completed(body = lineupStart()): Promise<string> {
 
 describe('start', () => {
   test('a start returns at once: created, with its estimate, URLs and Location', async () => {
-    const response = await server.request('/v1/sessions', { method: 'POST', json: lineupStart(3, { model_class: 'premium' }) });
+    const response = await server.request('/v1/sessions', {
+      method: 'POST',
+      json: lineupStart(3, { model_class: 'premium' }),
+    });
     expect(response.status).toBe(202);
-    const body = (await response.json()) as { id: string; status: string; estimated_cost_credits: number; events_url: string };
+    const body = (await response.json()) as {
+      id: string;
+      status: string;
+      estimated_cost_credits: number;
+      events_url: string;
+    };
     expect(body.status).toBe('created');
     expect(body.estimated_cost_credits).toBe(2 * 3 * 15);
     expect(body.events_url).toBe(`${server.baseUrl}/v1/sessions/${body.id}/events`);
@@ -85,7 +99,9 @@ describe('start', () => {
       const id = await startSession(server, lineupStart(1));
       await waitFor(() => receiver.deliveries.some((delivery) => delivery.body.data['session_id'] === id));
       expect(await session(id)).toMatchObject({ status: 'created', v4_phase: 'queued' });
-      const removed = await server.request(`/v1/webhooks/${(hook.body['subscription'] as { id: string }).id}`, { method: 'DELETE' });
+      const removed = await server.request(`/v1/webhooks/${(hook.body['subscription'] as { id: string }).id}`, {
+        method: 'DELETE',
+      });
       expect(removed.status).toBe(204);
       await removed.arrayBuffer();
       await server.server.services.webhooks.dispatcher.idle();
@@ -101,7 +117,10 @@ describe('start', () => {
   });
 
   test('a question start is staffed by the service', async () => {
-    const response = await server.request('/v1/sessions', { method: 'POST', json: { question: 'Should we sunset the legacy API in Q3?', session_type: 'boardroom' } });
+    const response = await server.request('/v1/sessions', {
+      method: 'POST',
+      json: { question: 'Should we sunset the legacy API in Q3?', session_type: 'boardroom' },
+    });
     const body = (await response.json()) as { session_id: string; task_id: string };
     expect(body.task_id).toMatch(/^task_/);
     const read = await session(body.session_id);
@@ -116,7 +135,23 @@ describe('start', () => {
   });
 
   test('a start the balance does not cover is a 402 with the estimate, the balance and where to top up', async () => {
-    const rich = lineupStart(10, { model_class: 'premium', synths: ['cfo', 'skeptic', 'strategist', 'cto', 'investor', 'economist', 'ethicist', 'futurist', 'founder', 'growth_lead', 'people_lead', 'product_lead'] });
+    const rich = lineupStart(10, {
+      model_class: 'premium',
+      synths: [
+        'cfo',
+        'skeptic',
+        'strategist',
+        'cto',
+        'investor',
+        'economist',
+        'ethicist',
+        'futurist',
+        'founder',
+        'growth_lead',
+        'people_lead',
+        'product_lead',
+      ],
+    });
     let result = await post('/v1/sessions', rich);
     while (result.status === 202) {
       result = await post('/v1/sessions', rich);
@@ -166,7 +201,13 @@ describe('read, list, update, delete', () => {
   test('a run completes with a memo, v4_phase done and every round charged', async () => {
     const id = await completed(lineupStart(2));
     const done = await session(id);
-    expect(done).toMatchObject({ status: 'complete', v4_phase: 'done', current_round: 2, credits_charged: 20, credits_refunded: 0 });
+    expect(done).toMatchObject({
+      status: 'complete',
+      v4_phase: 'done',
+      current_round: 2,
+      credits_charged: 20,
+      credits_refunded: 0,
+    });
     expect(done['memo']).toMatchObject({ verdict: expect.any(String), confidence_0_100: expect.any(Number) });
     expect(done['completed_at']).toEqual(expect.any(String));
   });
@@ -192,14 +233,19 @@ describe('read, list, update, delete', () => {
       body: '{"metadata":{"__proto__":"kept"}}',
     });
     expect(response.status).toBe(200);
-    expect(((await response.json()) as { metadata: Record<string, string> }).metadata).toEqual(JSON.parse('{"__proto__":"kept"}'));
+    expect(((await response.json()) as { metadata: Record<string, string> }).metadata).toEqual(
+      JSON.parse('{"__proto__":"kept"}'),
+    );
   });
 
   test('metadata may not grow past 20 keys: an update that would is a conflict with the stored keys', async () => {
     const id = await startSession(server);
     const metadata = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`k${index}`, 'v']));
     expect((await server.request(`/v1/sessions/${id}`, { method: 'PATCH', json: { metadata } })).status).toBe(200);
-    const response = await server.request(`/v1/sessions/${id}`, { method: 'PATCH', json: { metadata: { one_more: 'v' } } });
+    const response = await server.request(`/v1/sessions/${id}`, {
+      method: 'PATCH',
+      json: { metadata: { one_more: 'v' } },
+    });
     expect(response.status).toBe(409);
     expect(((await response.json()) as { type: string }).type).toMatch(/\/conflict$/);
   });
@@ -254,10 +300,21 @@ describe('cancel', () => {
     advanceUntil(server, () => storedSession(server, id).current_round === 2);
     const { status, body } = await post(`/v1/sessions/${id}/cancel`, { reason: 'The pricing review moved to Q4.' });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ status: 'cancelled', v4_phase: 'halted', credits_charged: 10, credits_refunded: 20, cancellation_reason: 'The pricing review moved to Q4.' });
+    expect(body).toMatchObject({
+      status: 'cancelled',
+      v4_phase: 'halted',
+      credits_charged: 10,
+      credits_refunded: 20,
+      cancellation_reason: 'The pricing review moved to Q4.',
+    });
     expect(await balance()).toBe(before - 10);
-    const credits = await getJson<{ recent_usage: Array<{ kind: string; credits: number; session_id: string }> }>(server, '/credits');
-    expect(credits.recent_usage.filter((entry) => entry.session_id === id).map((entry) => [entry.kind, entry.credits])).toEqual([
+    const credits = await getJson<{ recent_usage: Array<{ kind: string; credits: number; session_id: string }> }>(
+      server,
+      '/credits',
+    );
+    expect(
+      credits.recent_usage.filter((entry) => entry.session_id === id).map((entry) => [entry.kind, entry.credits]),
+    ).toEqual([
       ['refund', 20],
       ['charge', -30],
     ]);
@@ -283,7 +340,10 @@ describe('transitions', () => {
     expect((await post(`/v1/sessions/${running}/archive`)).status).toBe(409);
     expect((await post(`/v1/sessions/${running}/continue`)).status).toBe(409);
     expect((await post(`/v1/sessions/${running}/reconvene`)).status).toBe(409);
-    const patched = await server.request(`/v1/sessions/${running}`, { method: 'PATCH', json: { title: 'Kept for the record' } });
+    const patched = await server.request(`/v1/sessions/${running}`, {
+      method: 'PATCH',
+      json: { title: 'Kept for the record' },
+    });
     expect(patched.status).toBe(200);
     await patched.arrayBuffer();
   });
@@ -291,13 +351,26 @@ describe('transitions', () => {
   test('continue: follow-up rounds on a complete session, numbered on, then complete again', async () => {
     const id = await completed(lineupStart(2));
     const before = await balance();
-    const continued = await post(`/v1/sessions/${id}/continue`, { rounds: 2, prompt: 'Churn came in at 6% in the pilot.' });
+    const continued = await post(`/v1/sessions/${id}/continue`, {
+      rounds: 2,
+      prompt: 'Churn came in at 6% in the pilot.',
+    });
     expect(continued.status).toBe(202);
-    expect(continued.body).toMatchObject({ status: 'continued', rounds: 4, current_round: 3, estimated_cost_credits: 40 });
+    expect(continued.body).toMatchObject({
+      status: 'continued',
+      rounds: 4,
+      current_round: 3,
+      estimated_cost_credits: 40,
+    });
     expect(await balance()).toBe(before - 20);
     expect((await post(`/v1/sessions/${id}/continue`)).status).toBe(409);
     server.clock.advance(aWholeRun);
-    expect(await session(id)).toMatchObject({ status: 'complete', v4_phase: 'done', current_round: 4, credits_charged: 40 });
+    expect(await session(id)).toMatchObject({
+      status: 'complete',
+      v4_phase: 'done',
+      current_round: 4,
+      credits_charged: 40,
+    });
   });
 
   test('continue past 10 rounds in all is a conflict', async () => {
@@ -307,9 +380,17 @@ describe('transitions', () => {
 
   test('reconvene: a new round session from a decided one; the source becomes reconvened', async () => {
     const source = await completed(lineupStart(3));
-    const { status, body } = await post(`/v1/sessions/${source}/reconvene`, { context: 'The competitor cut prices by 20%.' });
+    const { status, body } = await post(`/v1/sessions/${source}/reconvene`, {
+      context: 'The competitor cut prices by 20%.',
+    });
     expect(status).toBe(202);
-    expect(body).toMatchObject({ status: 'created', source_session_id: source, current_round: 4, rounds: 4, context: 'The competitor cut prices by 20%.' });
+    expect(body).toMatchObject({
+      status: 'created',
+      source_session_id: source,
+      current_round: 4,
+      rounds: 4,
+      context: 'The competitor cut prices by 20%.',
+    });
     expect(await session(source)).toMatchObject({ status: 'reconvened', reconvened_into: body['id'] });
     expect((await post(`/v1/sessions/${source}/reconvene`)).status).toBe(409);
     server.clock.advance(aWholeRun);
@@ -323,17 +404,36 @@ describe('transitions', () => {
 
   test('fork: a new session with altered context from any state; the source is unchanged', async () => {
     const source = await startSession(server, lineupStart(2, { metadata: { team: 'pricing' } }));
-    const { status, body } = await post(`/v1/sessions/${source}/fork`, { context: 'Assume a 6-month rollout instead.' });
+    const { status, body } = await post(`/v1/sessions/${source}/fork`, {
+      context: 'Assume a 6-month rollout instead.',
+    });
     expect(status).toBe(202);
-    expect(body).toMatchObject({ status: 'created', forked_from: source, context: 'Assume a 6-month rollout instead.', rounds: 2, current_round: 1, metadata: { team: 'pricing' } });
+    expect(body).toMatchObject({
+      status: 'created',
+      forked_from: source,
+      context: 'Assume a 6-month rollout instead.',
+      rounds: 2,
+      current_round: 1,
+      metadata: { team: 'pricing' },
+    });
     expect((await session(source))['forked_from']).toBeNull();
   });
 
   test('a failure mid-run halts the session, refunds the unrun rounds and keeps no memo', async () => {
-    const id = await startSession(server, lineupStart(3, { context: 'Model the price rise. [simulate:upstream_error]' }));
+    const id = await startSession(
+      server,
+      lineupStart(3, { context: 'Model the price rise. [simulate:upstream_error]' }),
+    );
     server.clock.advance(aWholeRun);
     const failed = await session(id);
-    expect(failed).toMatchObject({ status: 'failed', v4_phase: 'halted', memo: null, current_round: 2, credits_charged: 10, credits_refunded: 20 });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      v4_phase: 'halted',
+      memo: null,
+      current_round: 2,
+      credits_charged: 10,
+      credits_refunded: 20,
+    });
     expect(failed['error']).toMatchObject({ error_code: 'upstream_error' });
     expect((await post(`/v1/sessions/${id}/cancel`)).status).toBe(409);
     expect((await post(`/v1/sessions/${id}/archive`)).status).toBe(200);
@@ -342,7 +442,11 @@ describe('transitions', () => {
   test('a consult session cannot be continued, reconvened, forked or sent messages', async () => {
     const response = await server.request('/v1/sessions', {
       method: 'POST',
-      json: { question: 'How should we structure the EU subsidiary for VAT?', session_type: 'consult', synth_id: 'tax_advisor' },
+      json: {
+        question: 'How should we structure the EU subsidiary for VAT?',
+        session_type: 'consult',
+        synth_id: 'tax_advisor',
+      },
     });
     const { session_id: id } = (await response.json()) as { session_id: string };
     expect(await session(id)).toMatchObject({ session_type: 'consult', synth_id: 'tax_advisor', status: 'created' });
@@ -357,9 +461,17 @@ describe('messages', () => {
     const id = await startSession(server, lineupStart(2));
     server.clock.advance(1_000);
     const before = await balance();
-    const { status, body } = await post(`/v1/sessions/${id}/messages`, { content: 'What if churn reaches 6%?', send_back: ['skeptic'] });
+    const { status, body } = await post(`/v1/sessions/${id}/messages`, {
+      content: 'What if churn reaches 6%?',
+      send_back: ['skeptic'],
+    });
     expect(status).toBe(202);
-    expect(body).toMatchObject({ id: expect.stringMatching(/^msg_/), session_id: id, round: 1, send_back: ['skeptic'] });
+    expect(body).toMatchObject({
+      id: expect.stringMatching(/^msg_/),
+      session_id: id,
+      round: 1,
+      send_back: ['skeptic'],
+    });
     expect(await balance()).toBe(before - 5);
     expect((await session(id))['estimated_cost_credits']).toBe(25);
     server.clock.advance(aWholeRun);
@@ -369,9 +481,15 @@ describe('messages', () => {
   test('a Synth of the library that is not on the board cannot be sent back: a conflict with the lineup', async () => {
     const id = await startSession(server);
     server.clock.advance(boardConvenesAfterMs);
-    const { status, body } = await post(`/v1/sessions/${id}/messages`, { content: 'Over to you', send_back: ['ethicist'] });
+    const { status, body } = await post(`/v1/sessions/${id}/messages`, {
+      content: 'Over to you',
+      send_back: ['ethicist'],
+    });
     expect(status).toBe(409);
-    expect(body).toMatchObject({ type: expect.stringMatching(/\/conflict$/), detail: expect.stringContaining('"ethicist"') });
+    expect(body).toMatchObject({
+      type: expect.stringMatching(/\/conflict$/),
+      detail: expect.stringContaining('"ethicist"'),
+    });
   });
 
   test('a session that is not running takes no messages', async () => {

@@ -28,7 +28,11 @@ beforeAll(async () => {
   server = await startTestServer();
   [ours, theirs] = await Promise.all([startReceiver(), startReceiver()]);
   const subscribe = async (receiver: Receiver, key: string): Promise<string> => {
-    const response = await server.request('/v1/webhooks', { method: 'POST', key, json: { label: 'Views', url: receiver.url, events: ['share.viewed'] } });
+    const response = await server.request('/v1/webhooks', {
+      method: 'POST',
+      key,
+      json: { label: 'Views', url: receiver.url, events: ['share.viewed'] },
+    });
     return ((await response.json()) as { signing_secret: string }).signing_secret;
   };
   signingSecret = await subscribe(ours, server.key);
@@ -78,22 +82,35 @@ describe('a public link', () => {
 
     const viewedAt = new Date(server.clock.now()).toISOString();
     expect(await stored(share)).toMatchObject({ view_count: 1, last_viewed_at: viewedAt });
-    expect((await (await page(share.token)).text())).toContain('Views of this link: 2.');
+    expect(await (await page(share.token)).text()).toContain('Views of this link: 2.');
     await settle(server, 1_000);
     const views = ours.deliveries.filter((delivery) => delivery.body.data['share_id'] === share.id);
     expect(views.map((delivery) => delivery.body)).toEqual([
-      expect.objectContaining({ event: 'share.viewed', data: { share_id: share.id, session_id: sessionId, view_count: 1, viewed_at: viewedAt } }),
+      expect.objectContaining({
+        event: 'share.viewed',
+        data: { share_id: share.id, session_id: sessionId, view_count: 1, viewed_at: viewedAt },
+      }),
       expect.objectContaining({ event: 'share.viewed', data: expect.objectContaining({ view_count: 2 }) }),
     ]);
     const [first] = views;
-    expect(verifyDelivery({ secret: signingSecret, rawBody: first?.rawBody ?? '', headers: first?.headers ?? {}, now: server.wallClock.now() })).toEqual({ ok: true });
+    expect(
+      verifyDelivery({
+        secret: signingSecret,
+        rawBody: first?.rawBody ?? '',
+        headers: first?.headers ?? {},
+        now: server.wallClock.now(),
+      }),
+    ).toEqual({ ok: true });
     expect(theirs.deliveries).toEqual([]);
   });
 
   test('another workspace cannot list, revoke or see views of it through the API', async () => {
     const share = await createShare({ access: 'public' });
     await (await page(share.token)).arrayBuffer();
-    for (const [path, method] of [[`/v1/sessions/${sessionId}/shares`, 'GET'], [`/v1/sessions/${sessionId}/shares/${share.id}/revoke`, 'POST']] as const) {
+    for (const [path, method] of [
+      [`/v1/sessions/${sessionId}/shares`, 'GET'],
+      [`/v1/sessions/${sessionId}/shares/${share.id}/revoke`, 'POST'],
+    ] as const) {
       const response = await server.request(path, { method, key: server.otherKey });
       expect(response.status).toBe(404);
       const body = JSON.stringify(await response.json());
@@ -131,7 +148,9 @@ describe('a password link', () => {
       const response = await page(share.token, `guess ${guess}`);
       expect(response.status).toBe(403);
       const left = passwordGuessLimit - guess;
-      expect(await response.text()).toContain(left === 0 ? 'pauses further tries' : `${left} more ${left === 1 ? 'try' : 'tries'}`);
+      expect(await response.text()).toContain(
+        left === 0 ? 'pauses further tries' : `${left} more ${left === 1 ? 'try' : 'tries'}`,
+      );
     }
     const now = server.clock.now();
     const windowEnd = (Math.floor(now / passwordGuessWindowMs) + 1) * passwordGuessWindowMs;
@@ -154,7 +173,11 @@ describe('a password link', () => {
 
   test('a form that is not form-encoded or has no password gets a problem', async () => {
     const share = await createShare({ access: 'password', password: 'correct horse battery' });
-    const json = await page(share.token, undefined, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"password":"x"}' });
+    const json = await page(share.token, undefined, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"password":"x"}',
+    });
     expect(json.status).toBe(415);
     expect(json.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     await json.arrayBuffer();
@@ -171,9 +194,15 @@ describe('a password link', () => {
 describe('links that show nothing', () => {
   test('a revoked or expired link is 410, an unknown one 404, and none counts a view', async () => {
     const revoked = await createShare({ access: 'public' });
-    await (await server.request(`/v1/sessions/${sessionId}/shares/${revoked.id}/revoke`, { method: 'POST' })).arrayBuffer();
+    await (
+      await server.request(`/v1/sessions/${sessionId}/shares/${revoked.id}/revoke`, { method: 'POST' })
+    ).arrayBuffer();
     const expiresAt = new Date(server.clock.now() + 60_000).toISOString();
-    const expiring = await createShare({ access: 'password', password: 'correct horse battery', expires_at: expiresAt });
+    const expiring = await createShare({
+      access: 'password',
+      password: 'correct horse battery',
+      expires_at: expiresAt,
+    });
     expect((await page(expiring.token)).status).toBe(200);
     server.clock.advance(60_000);
 

@@ -38,13 +38,22 @@ function concrete(path: string): string {
 }
 
 /** A request with any method (fetch refuses TRACE), answered as status, headers and text. */
-function rawRequest(method: string, path: string, body: string, contentType: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+function rawRequest(
+  method: string,
+  path: string,
+  body: string,
+  contentType: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(`${server.baseUrl}${path}`, { method, headers: { 'content-type': contentType, authorization: `Bearer ${server.key}` } }, (incoming) => {
-      let text = '';
-      incoming.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: text }));
-    });
+    const outgoing = httpRequest(
+      `${server.baseUrl}${path}`,
+      { method, headers: { 'content-type': contentType, authorization: `Bearer ${server.key}` } },
+      (incoming) => {
+        let text = '';
+        incoming.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: text }));
+      },
+    );
     // The server may answer and close before a large body is sent.
     outgoing.on('error', reject);
     outgoing.end(body);
@@ -111,7 +120,10 @@ describe('answers outside the operations', () => {
     expect(answer.status).toBe(400);
     expect(answer.headers['content-type']).toBe('application/problem+json');
     expect(answer.headers['x-service-api-version']).toBe('2026-10-01');
-    expect(JSON.parse(answer.body)).toMatchObject({ status: 400, type: 'https://problems.decision-board.example/invalid-request' });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      status: 400,
+      type: 'https://problems.decision-board.example/invalid-request',
+    });
   });
 
   test('an unknown path is a 404 whatever the method and body', async () => {
@@ -163,10 +175,15 @@ describe('answers outside the operations', () => {
   });
 
   test('an unknown member of a closed request body is refused', async () => {
-    const response = await server.request('/v1/sessions/plan', { method: 'POST', json: { mode: 'boardroom', colour: 'red' } });
+    const response = await server.request('/v1/sessions/plan', {
+      method: 'POST',
+      json: { mode: 'boardroom', colour: 'red' },
+    });
     const problem = await problemOf(response);
     expect(response.status).toBe(400);
-    expect((problem['errors'] as Array<{ pointer: string }>).map((violation) => violation.pointer)).toContain('#/body/colour');
+    expect((problem['errors'] as Array<{ pointer: string }>).map((violation) => violation.pointer)).toContain(
+      '#/body/colour',
+    );
   });
 
   test('query values are read with their schema types and checked against them', async () => {

@@ -6,7 +6,16 @@
  */
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { aWholeRun, advanceUntil, lineupStart, startSession, startTestServer, storedSession, waitFor, type TestServer } from './harness.js';
+import {
+  aWholeRun,
+  advanceUntil,
+  lineupStart,
+  startSession,
+  startTestServer,
+  storedSession,
+  waitFor,
+  type TestServer,
+} from './harness.js';
 
 let server: TestServer;
 
@@ -25,7 +34,12 @@ interface Received {
 }
 
 /** Reads a stream with EventSource until `last` arrives; `lastEventId` resumes after that id. */
-function readWithEventSource(path: string, last: string, lastEventId?: string, onOpen?: () => void): Promise<Received[]> {
+function readWithEventSource(
+  path: string,
+  last: string,
+  lastEventId?: string,
+  onOpen?: () => void,
+): Promise<Received[]> {
   return new Promise((resolve, reject) => {
     const received: Received[] = [];
     const source = new EventSource(`${server.baseUrl}${path}`, {
@@ -39,10 +53,22 @@ function readWithEventSource(path: string, last: string, lastEventId?: string, o
           },
         }),
     });
-    const names = ['synth.message', 'round.complete', 'session.complete', 'session.failed', 'session.cancelled', 'summary.update', 'summary.final'];
+    const names = [
+      'synth.message',
+      'round.complete',
+      'session.complete',
+      'session.failed',
+      'session.cancelled',
+      'summary.update',
+      'summary.final',
+    ];
     for (const name of names) {
       source.addEventListener(name, (message) => {
-        received.push({ event: name, id: message.lastEventId, data: JSON.parse(message.data) as Record<string, unknown> });
+        received.push({
+          event: name,
+          id: message.lastEventId,
+          data: JSON.parse(message.data) as Record<string, unknown>,
+        });
         if (name === last) {
           source.close();
           resolve(received);
@@ -69,7 +95,9 @@ describe('the events stream', () => {
   test('a live run arrives in order, ids from 1, and ends with session.complete', async () => {
     const id = await startSession(server, lineupStart(2));
     const opened = new Promise<void>((resolve) => {
-      void readWithEventSource(`/v1/sessions/${id}/events`, 'session.complete', undefined, resolve).then((events) => done(events));
+      void readWithEventSource(`/v1/sessions/${id}/events`, 'session.complete', undefined, resolve).then((events) =>
+        done(events),
+      );
     });
     let done: (events: Received[]) => void = () => undefined;
     const finished = new Promise<Received[]>((resolve) => (done = resolve));
@@ -77,8 +105,13 @@ describe('the events stream', () => {
     server.clock.advance(aWholeRun);
     const events = await finished;
     expect(events.map((event) => event.id)).toEqual(events.map((_, index) => String(index + 1)));
-    expect(events.filter((event) => event.event === 'round.complete').map((event) => event.data['round'])).toEqual([1, 2]);
-    expect(events.at(-1)).toMatchObject({ event: 'session.complete', data: { outcomes_url: `${server.baseUrl}/v1/sessions/${id}/outcomes` } });
+    expect(events.filter((event) => event.event === 'round.complete').map((event) => event.data['round'])).toEqual([
+      1, 2,
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      event: 'session.complete',
+      data: { outcomes_url: `${server.baseUrl}/v1/sessions/${id}/outcomes` },
+    });
     expect(events.filter((event) => event.event === 'synth.message')).toHaveLength(4);
   });
 
@@ -111,7 +144,9 @@ describe('the events stream', () => {
     expect(await rawText(`/v1/sessions/${id}/events`, { 'last-event-id': '9999' })).toBe('');
     const response = await server.request(`/v1/sessions/${id}/events`, { headers: { 'last-event-id': 'abc' } });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]?.pointer).toBe('#/header/Last-Event-ID');
+    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]?.pointer).toBe(
+      '#/header/Last-Event-ID',
+    );
   });
 
   test('finite=true sends what is recorded and closes while the run goes on', async () => {
@@ -159,7 +194,9 @@ describe('the events stream', () => {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       text += decoder.decode(chunk.value);
     }
-    expect(text).toMatch(/event: session\.cancelled\nid: 1\nretry: 3000\ndata: \{"credits_charged":0,"credits_refunded":0\}\n\n$/);
+    expect(text).toMatch(
+      /event: session\.cancelled\nid: 1\nretry: 3000\ndata: \{"credits_charged":0,"credits_refunded":0\}\n\n$/,
+    );
   }
 
   test('a follow-up run continues the same id counter on a new connection', async () => {
@@ -185,7 +222,11 @@ describe('the summary stream', () => {
       ['2', 'summary.update'],
       ['3', 'summary.final'],
     ]);
-    expect(events[0]?.data).toMatchObject({ round: 1, consensus_0_100: expect.any(Number), open_questions: expect.any(Array) });
+    expect(events[0]?.data).toMatchObject({
+      round: 1,
+      consensus_0_100: expect.any(Number),
+      open_questions: expect.any(Array),
+    });
     expect(events[0]?.data['updated_at']).toEqual(expect.any(String));
   });
 
@@ -194,6 +235,9 @@ describe('the summary stream', () => {
     advanceUntil(server, () => storedSession(server, id).current_round === 2);
     await (await server.request(`/v1/sessions/${id}/cancel`, { method: 'POST' })).arrayBuffer();
     const text = await rawText(`/v1/sessions/${id}/summary`);
-    expect([...text.matchAll(/^event: (\S+)$/gm)].map((match) => match[1])).toEqual(['summary.update', 'summary.final']);
+    expect([...text.matchAll(/^event: (\S+)$/gm)].map((match) => match[1])).toEqual([
+      'summary.update',
+      'summary.final',
+    ]);
   });
 });

@@ -11,7 +11,10 @@ let plain: RunningServer;
 let controlled: RunningServer;
 
 function control(server: RunningServer, method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${server.baseUrl}${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+  return fetch(`${server.baseUrl}${path}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
 }
 
 function api(key: string, path: string): Promise<Response> {
@@ -25,7 +28,12 @@ async function provision(body: unknown): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  const common = { db: ':memory:', apiKeys: ['sk_test_control00000000000000001'], validateResponses: true, onError: () => undefined };
+  const common = {
+    db: ':memory:',
+    apiKeys: ['sk_test_control00000000000000001'],
+    validateResponses: true,
+    onError: () => undefined,
+  };
   [plain, controlled] = await Promise.all([startServer(common), startServer({ ...common, testControl: true })]);
 });
 
@@ -47,18 +55,30 @@ describe('POST /_test/keys', () => {
     expect(await refused.json()).toMatchObject({ type: 'https://problems.decision-board.example/tier-required' });
 
     const poor = await provision({ credits: 7 });
-    const credits = (await (await api(String(poor['api_key']), '/credits')).json()) as { balance_credits: number; tier: string };
+    const credits = (await (await api(String(poor['api_key']), '/credits')).json()) as {
+      balance_credits: number;
+      tier: string;
+    };
     expect(credits).toMatchObject({ balance_credits: 7, tier: 'ultra' });
   });
 
   test('configures a legacy webhook URL on the key and returns its secret', async () => {
     const key = await provision({ legacy_webhook_url: 'https://hooks.example.com/legacy' });
     expect(key['legacy_webhook_secret']).toMatch(/^whsec_[A-Za-z0-9]{16,128}$/);
-    expect(controlled.services.webhooks.outbox.getTarget(String(controlled.services.store.apiKeys.lookup(String(key['api_key']))?.id))).toMatchObject({ kind: 'legacy', url: 'https://hooks.example.com/legacy', events: ['session.complete'] });
+    expect(
+      controlled.services.webhooks.outbox.getTarget(
+        String(controlled.services.store.apiKeys.lookup(String(key['api_key']))?.id),
+      ),
+    ).toMatchObject({ kind: 'legacy', url: 'https://hooks.example.com/legacy', events: ['session.complete'] });
   });
 
   test('refuses settings it does not know with problems pointing at them, and other methods with 405', async () => {
-    for (const [body, pointer] of [[{ tier: 'platinum' }, '#/body/tier'], [{ credits: -1 }, '#/body/credits'], [{ colour: 'red' }, '#/body/colour'], [{ legacy_webhook_url: 'ftp://x' }, '#/body/legacy_webhook_url']] as const) {
+    for (const [body, pointer] of [
+      [{ tier: 'platinum' }, '#/body/tier'],
+      [{ credits: -1 }, '#/body/credits'],
+      [{ colour: 'red' }, '#/body/colour'],
+      [{ legacy_webhook_url: 'ftp://x' }, '#/body/legacy_webhook_url'],
+    ] as const) {
       const response = await control(controlled, 'POST', '/_test/keys', body);
       expect(response.status).toBe(400);
       expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
@@ -86,8 +106,12 @@ describe('POST /_test/keys/rotate', () => {
   });
 
   test('refuses a key it does not know', async () => {
-    const response = await control(controlled, 'POST', '/_test/keys/rotate', { api_key: 'sk_test_neverprovisioned000001' });
+    const response = await control(controlled, 'POST', '/_test/keys/rotate', {
+      api_key: 'sk_test_neverprovisioned000001',
+    });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]?.pointer).toBe('#/body/api_key');
+    expect(((await response.json()) as { errors: Array<{ pointer: string }> }).errors[0]?.pointer).toBe(
+      '#/body/api_key',
+    );
   });
 });

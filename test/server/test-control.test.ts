@@ -17,17 +17,29 @@ let controlled: RunningServer;
 function call(server: RunningServer, method: string, path: string, body?: unknown): Promise<Response> {
   return fetch(`${server.baseUrl}${path}`, {
     method,
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    ...(body === undefined
+      ? {}
+      : {
+          headers: { 'content-type': 'application/json' },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
   });
 }
 
-async function problemOf(response: Response): Promise<{ status: number; type: string; errors?: Array<{ pointer: string }> }> {
+async function problemOf(
+  response: Response,
+): Promise<{ status: number; type: string; errors?: Array<{ pointer: string }> }> {
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   return (await response.json()) as { status: number; type: string; errors?: Array<{ pointer: string }> };
 }
 
 beforeAll(async () => {
-  const common = { db: ':memory:', apiKeys: ['sk_test_control00000000000000001'], validateResponses: true, onError: () => undefined };
+  const common = {
+    db: ':memory:',
+    apiKeys: ['sk_test_control00000000000000001'],
+    validateResponses: true,
+    onError: () => undefined,
+  };
   [plain, controlled] = await Promise.all([startServer(common), startServer({ ...common, testControl: true })]);
 });
 
@@ -97,7 +109,9 @@ describe('with --test-control', () => {
     await new Promise<void>((resolve) => clock.setTimer(60_000, resolve));
     expect(clock.now() - started).toBeGreaterThanOrEqual(60_000);
     await call(controlled, 'PUT', '/_test/clock', { time_scale: 1 });
-    expect((await (await call(controlled, 'GET', '/_test/clock')).json()) as { time_scale: number }).toMatchObject({ time_scale: 1 });
+    expect((await (await call(controlled, 'GET', '/_test/clock')).json()) as { time_scale: number }).toMatchObject({
+      time_scale: 1,
+    });
   });
 
   test('a clock setting it cannot apply is a 400 problem naming it', async () => {
@@ -120,7 +134,10 @@ describe('with --test-control', () => {
   });
 
   test('GET and PUT /_test/faults list the catalogue and switch faults on and off', async () => {
-    const listed = (await (await call(controlled, 'GET', '/_test/faults')).json()) as { available: string[]; active: string[] };
+    const listed = (await (await call(controlled, 'GET', '/_test/faults')).json()) as {
+      available: string[];
+      active: string[];
+    };
     expect(listed).toEqual({ available: faultCatalogue.map((fault) => fault.name), active: [] });
     const switched = await call(controlled, 'PUT', '/_test/faults', { active: ['omit-version-header'] });
     expect(await switched.json()).toMatchObject({ active: ['omit-version-header'] });
@@ -136,7 +153,9 @@ describe('with --test-control', () => {
     expect(response.status).toBe(400);
     const problem = await problemOf(response);
     expect(problem).toMatchObject({ status: 400, type: problemType('invalid-request') });
-    expect(problem.errors).toEqual([{ pointer: '#/body/active/1', detail: '"no-such-fault" is not a fault of the catalogue' }]);
+    expect(problem.errors).toEqual([
+      { pointer: '#/body/active/1', detail: '"no-such-fault" is not a fault of the catalogue' },
+    ]);
     expect(await (await call(controlled, 'GET', '/_test/faults')).json()).toMatchObject({ active: [] });
     const notAList = await call(controlled, 'PUT', '/_test/faults', { active: 'problem-as-json' });
     expect((await problemOf(notAList)).errors?.[0]?.pointer).toBe('#/body/active');

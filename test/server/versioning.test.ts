@@ -19,7 +19,10 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function start(version?: string, body: Record<string, unknown> = lineupStart()): Promise<{ response: Response; body: unknown }> {
+async function start(
+  version?: string,
+  body: Record<string, unknown> = lineupStart(),
+): Promise<{ response: Response; body: unknown }> {
   const response = await server.request('/v1/sessions', {
     method: 'POST',
     json: body,
@@ -44,7 +47,10 @@ test('pinned to 2026-04-01 a lineup start answers variant A1, and the answer say
 
 test('a question start answers variant B whatever the version', async () => {
   for (const version of ['2026-04-01', '2026-10-01']) {
-    const { body } = await start(version, { question: 'Should we open an office in Lisbon?', session_type: 'boardroom' });
+    const { body } = await start(version, {
+      question: 'Should we open an office in Lisbon?',
+      session_type: 'boardroom',
+    });
     expect(validator.validate('#/components/schemas/StartSessionResponseB', body).valid).toBe(true);
   }
 });
@@ -67,7 +73,10 @@ test('the pin applies to reads too', async () => {
 
 test('a path the router refuses before any route still names the version it was answered under', async () => {
   // Found by the stateful fuzz phase (docs/fuzzing.md): these 400s are sent before the app's hooks run.
-  const paths = { 'a segment longer than any id': `/v1/sessions/${'a'.repeat(2_000)}/shares/x/revoke`, 'bytes that are not UTF-8': '/v1/sessions/%ff%fe' };
+  const paths = {
+    'a segment longer than any id': `/v1/sessions/${'a'.repeat(2_000)}/shares/x/revoke`,
+    'bytes that are not UTF-8': '/v1/sessions/%ff%fe',
+  };
   for (const [label, path] of Object.entries(paths)) {
     const response = await server.request(path, { method: 'POST', headers: { 'x-service-api-version': '2026-04-01' } });
     expect(response.status, label).toBe(400);

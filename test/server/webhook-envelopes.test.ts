@@ -26,7 +26,11 @@ afterAll(async () => {
   await publishedReceiver.close();
 });
 
-async function subscribe(receiver: Receiver, events: string[], envelope?: string): Promise<{ id: string; secret: string }> {
+async function subscribe(
+  receiver: Receiver,
+  events: string[],
+  envelope?: string,
+): Promise<{ id: string; secret: string }> {
   const response = await server.request('/v1/webhooks', {
     method: 'POST',
     json: { label: 'Envelope test', url: receiver.url, events, ...(envelope === undefined ? {} : { envelope }) },
@@ -56,8 +60,12 @@ describe('the envelope of a subscription', () => {
 
     const id = await startSession(server, lineupStart(1));
     await settle(server, 60_000);
-    const about = (delivery: Delivery): boolean => (bodyOf(delivery)['data'] as Record<string, unknown>)['session_id'] === id;
-    await waitFor(() => seedReceiver.deliveries.filter(about).length === 2 && publishedReceiver.deliveries.filter(about).length === 2);
+    const about = (delivery: Delivery): boolean =>
+      (bodyOf(delivery)['data'] as Record<string, unknown>)['session_id'] === id;
+    await waitFor(
+      () =>
+        seedReceiver.deliveries.filter(about).length === 2 && publishedReceiver.deliveries.filter(about).length === 2,
+    );
     await idle();
 
     const seedBodies = seedReceiver.deliveries.filter(about);
@@ -67,17 +75,34 @@ describe('the envelope of a subscription', () => {
     }
 
     const publishedBodies = publishedReceiver.deliveries.filter(about);
-    expect(publishedBodies.map((delivery) => bodyOf(delivery)['type'])).toEqual(['session.created', 'session.complete']);
+    expect(publishedBodies.map((delivery) => bodyOf(delivery)['type'])).toEqual([
+      'session.created',
+      'session.complete',
+    ]);
     for (const delivery of publishedBodies) {
       const body = bodyOf(delivery);
       expect(Object.keys(body)).toEqual(['id', 'type', 'created_at', 'data', 'delivery_attempt', 'api_version']);
-      expect(body).toMatchObject({ id: expect.stringMatching(/^evt_/), created_at: expect.stringMatching(/\.\d{3}Z$/), delivery_attempt: 1, api_version: '2026-10-01' });
+      expect(body).toMatchObject({
+        id: expect.stringMatching(/^evt_/),
+        created_at: expect.stringMatching(/\.\d{3}Z$/),
+        delivery_attempt: 1,
+        api_version: '2026-10-01',
+      });
       expect(delivery.headers['x-service-event']).toBe(body['type']);
-      expect(verifyDelivery({ secret: published.secret, rawBody: delivery.rawBody, headers: delivery.headers, now: server.wallClock.now() })).toEqual({ ok: true });
+      expect(
+        verifyDelivery({
+          secret: published.secret,
+          rawBody: delivery.rawBody,
+          headers: delivery.headers,
+          now: server.wallClock.now(),
+        }),
+      ).toEqual({ ok: true });
     }
     expect(new Set(publishedBodies.map((delivery) => bodyOf(delivery)['id'])).size).toBe(2);
     // The same events, the same data: only the envelope differs.
-    expect(publishedBodies.map((delivery) => bodyOf(delivery)['data'])).toEqual(seedBodies.map((delivery) => bodyOf(delivery)['data']));
+    expect(publishedBodies.map((delivery) => bodyOf(delivery)['data'])).toEqual(
+      seedBodies.map((delivery) => bodyOf(delivery)['data']),
+    );
     for (const delivery of [...seedBodies, ...publishedBodies]) {
       expect(validAgainstItsWebhook(bodyOf(delivery))).toBe(true);
     }
@@ -91,7 +116,12 @@ describe('the envelope of a subscription', () => {
     publishedReceiver.deliveries.length = 0;
     publishedReceiver.answer(500, 200);
     const session = await startSession(server);
-    await (await server.request(`/v1/sessions/${session}/decisions`, { method: 'POST', json: { decision: 'Ship the price rise in March.' } })).arrayBuffer();
+    await (
+      await server.request(`/v1/sessions/${session}/decisions`, {
+        method: 'POST',
+        json: { decision: 'Ship the price rise in March.' },
+      })
+    ).arrayBuffer();
     await waitFor(() => publishedReceiver.deliveries.length === 1);
     await idle();
     await settle(server, 60_000);
@@ -102,10 +132,15 @@ describe('the envelope of a subscription', () => {
     expect(second?.body['delivery_attempt']).toBe(2);
     expect(second?.body['id']).toBe(first?.body['id']);
     expect(second?.delivery.headers['x-service-delivery-id']).toBe(first?.delivery.headers['x-service-delivery-id']);
-    const withoutAttempt = ({ delivery_attempt: _attempt, ...rest }: Record<string, unknown>): Record<string, unknown> => rest;
+    const withoutAttempt = ({
+      delivery_attempt: _attempt,
+      ...rest
+    }: Record<string, unknown>): Record<string, unknown> => rest;
     expect(withoutAttempt(second?.body ?? {})).toEqual(withoutAttempt(first?.body ?? {}));
     for (const { delivery } of [first, second].flatMap((one) => (one === undefined ? [] : [one]))) {
-      expect(verifyDelivery({ secret, rawBody: delivery.rawBody, headers: delivery.headers, now: server.wallClock.now() })).toEqual({ ok: true });
+      expect(
+        verifyDelivery({ secret, rawBody: delivery.rawBody, headers: delivery.headers, now: server.wallClock.now() }),
+      ).toEqual({ ok: true });
     }
     await (await server.request(`/v1/webhooks/${id}`, { method: 'DELETE' })).arrayBuffer();
   });
@@ -121,7 +156,10 @@ describe('the envelope of a subscription', () => {
 
     const other = await startTestServer({ webhookEnvelope: 'published' });
     try {
-      const response = await other.request('/v1/webhooks', { method: 'POST', json: { label: 'Default', url: seedReceiver.url, events: ['session.created'] } });
+      const response = await other.request('/v1/webhooks', {
+        method: 'POST',
+        json: { label: 'Default', url: seedReceiver.url, events: ['session.created'] },
+      });
       const created = (await response.json()) as { subscription: { id: string } };
       expect(await getJson(other, `/v1/webhooks/${created.subscription.id}`)).toMatchObject({ envelope: 'published' });
     } finally {

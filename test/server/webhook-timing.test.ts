@@ -44,13 +44,19 @@ afterAll(async () => {
 function call(path: string, init: { method?: string; json?: unknown } = {}): Promise<Response> {
   return fetch(`${server.baseUrl}${path}`, {
     method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${testKey}`, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${testKey}`,
+      ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
   });
 }
 
 test('a slow receiver at a high time scale is neither timed out nor sent the delivery twice', async () => {
-  const created = await call('/v1/webhooks', { method: 'POST', json: { label: 'Slow', url: receiverUrl, events: ['session.created'] } });
+  const created = await call('/v1/webhooks', {
+    method: 'POST',
+    json: { label: 'Slow', url: receiverUrl, events: ['session.created'] },
+  });
   expect(created.status).toBe(201);
   const { subscription } = (await created.json()) as { subscription: { id: string } };
   const started = await call('/v1/sessions', { method: 'POST', json: lineupStart() });

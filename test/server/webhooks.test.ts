@@ -5,7 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyDelivery } from '../../src/webhooks/signing.js';
-import { getJson, lineupStart, settle as settleServer, startSession, startTestServer, waitFor, type TestServer } from './harness.js';
+import {
+  getJson,
+  lineupStart,
+  settle as settleServer,
+  startSession,
+  startTestServer,
+  waitFor,
+  type TestServer,
+} from './harness.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 let server: TestServer;
@@ -43,18 +51,41 @@ const settle = (ms: number, stepMs?: number): Promise<void> => settleServer(serv
 
 describe('subscriptions', () => {
   test('create returns the signing secret once; read, list, update and delete; the unversioned path is the same', async () => {
-    const response = await server.request('/webhooks', { method: 'POST', json: { label: 'Ops', url: receiver.url, events: ['session.complete'] } });
+    const response = await server.request('/webhooks', {
+      method: 'POST',
+      json: { label: 'Ops', url: receiver.url, events: ['session.complete'] },
+    });
     expect(response.status).toBe(201);
     const created = (await response.json()) as Created & { verify_instructions: string };
-    expect(created).toMatchObject({ ok: true, subscription: { label: 'Ops' }, signing_secret: expect.stringMatching(/^whsec_/) });
+    expect(created).toMatchObject({
+      ok: true,
+      subscription: { label: 'Ops' },
+      signing_secret: expect.stringMatching(/^whsec_/),
+    });
     expect(response.headers.get('location')).toBe(`/v1/webhooks/${created.subscription.id}`);
     const id = created.subscription.id;
     const read = await getJson<Record<string, unknown>>(server, `/v1/webhooks/${id}`);
-    expect(read).toMatchObject({ id, status: 'active', consecutive_failures: 0, paused_at: null, events: ['session.complete'], retry_schedule: { waits_minutes: [1, 5, 15, 60] } });
+    expect(read).toMatchObject({
+      id,
+      status: 'active',
+      consecutive_failures: 0,
+      paused_at: null,
+      events: ['session.complete'],
+      retry_schedule: { waits_minutes: [1, 5, 15, 60] },
+    });
     expect(JSON.stringify(read)).not.toContain(created.signing_secret);
-    expect((await getJson<{ items: Array<{ id: string }> }>(server, '/webhooks')).items.map((item) => item.id)).toContain(id);
-    const updated = await server.request(`/webhooks/${id}`, { method: 'PATCH', json: { label: 'Ops (renamed)', events: ['session.failed'] } });
-    expect(await updated.json()).toMatchObject({ label: 'Ops (renamed)', events: ['session.failed'], url: receiver.url });
+    expect(
+      (await getJson<{ items: Array<{ id: string }> }>(server, '/webhooks')).items.map((item) => item.id),
+    ).toContain(id);
+    const updated = await server.request(`/webhooks/${id}`, {
+      method: 'PATCH',
+      json: { label: 'Ops (renamed)', events: ['session.failed'] },
+    });
+    expect(await updated.json()).toMatchObject({
+      label: 'Ops (renamed)',
+      events: ['session.failed'],
+      url: receiver.url,
+    });
     expect((await server.request(`/v1/webhooks/${id}`, { method: 'DELETE' })).status).toBe(204);
     const gone = await server.request(`/v1/webhooks/${id}`);
     expect(gone.status).toBe(404);
@@ -94,13 +125,23 @@ describe('deliveries', () => {
     const mine = receiver.deliveries.filter((delivery) => delivery.body.data['session_id'] === id);
     expect(mine.map((delivery) => delivery.body.event)).toEqual(['session.created', 'session.complete']);
     for (const delivery of mine) {
-      expect(verifyDelivery({ secret, rawBody: delivery.rawBody, headers: delivery.headers, now: server.wallClock.now() })).toEqual({ ok: true });
+      expect(
+        verifyDelivery({ secret, rawBody: delivery.rawBody, headers: delivery.headers, now: server.wallClock.now() }),
+      ).toEqual({ ok: true });
       expect(delivery.headers['x-service-event']).toBe(delivery.body.event);
       expect(delivery.headers['x-service-delivery-id']).toMatch(/^dlv_/);
       expect(delivery.headers['user-agent']).toBe('Service-Webhooks/1.0');
-      expect(delivery.body).toMatchObject({ user_id: expect.stringMatching(/^[0-9a-f-]{36}$/), correlation_id: expect.stringMatching(/^corr_/), at: expect.stringMatching(/\.\d{3}Z$/) });
+      expect(delivery.body).toMatchObject({
+        user_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        correlation_id: expect.stringMatching(/^corr_/),
+        at: expect.stringMatching(/\.\d{3}Z$/),
+      });
     }
-    expect(mine[1]?.body.data).toMatchObject({ verdict: expect.any(String), credits_charged: 10, session_url: `${server.baseUrl}/v1/sessions/${id}` });
+    expect(mine[1]?.body.data).toMatchObject({
+      verdict: expect.any(String),
+      credits_charged: 10,
+      session_url: `${server.baseUrl}/v1/sessions/${id}`,
+    });
     expect(receiver.deliveries.every((delivery) => delivery.body.data['session_id'] !== undefined)).toBe(true);
     expect(receiver.deliveries.filter((delivery) => delivery.body.event === 'session.created')).toHaveLength(2);
     await (await server.request(`/v1/webhooks/${subscription.id}`, { method: 'DELETE' })).arrayBuffer();
@@ -111,7 +152,12 @@ describe('deliveries', () => {
     receiver.deliveries.length = 0;
     receiver.answer(500, 200);
     const session = await startSession(server);
-    await (await server.request(`/v1/sessions/${session}/decisions`, { method: 'POST', json: { decision: 'Ship the price rise in March.' } })).arrayBuffer();
+    await (
+      await server.request(`/v1/sessions/${session}/decisions`, {
+        method: 'POST',
+        json: { decision: 'Ship the price rise in March.' },
+      })
+    ).arrayBuffer();
     await waitFor(() => receiver.deliveries.length === 1);
     await idle();
     await settle(59_000);
@@ -121,7 +167,10 @@ describe('deliveries', () => {
     await idle();
     const [first, second] = receiver.deliveries;
     expect(second?.headers['x-service-delivery-id']).toBe(first?.headers['x-service-delivery-id']);
-    const attempts = await getJson<{ items: Array<Record<string, unknown>> }>(server, `/v1/webhooks/${subscription.id}/deliveries`);
+    const attempts = await getJson<{ items: Array<Record<string, unknown>> }>(
+      server,
+      `/v1/webhooks/${subscription.id}/deliveries`,
+    );
     expect(attempts.items.map((attempt) => [attempt['attempt'], attempt['status'], attempt['response_code']])).toEqual([
       [2, 'succeeded', 200],
       [1, 'retry_scheduled', 500],
@@ -135,13 +184,21 @@ describe('deliveries', () => {
     receiver.answer(503);
     const session = await startSession(server);
     for (let index = 0; index < 10; index += 1) {
-      await (await server.request(`/v1/sessions/${session}/decisions`, { method: 'POST', json: { decision: `Option ${index}` } })).arrayBuffer();
+      await (
+        await server.request(`/v1/sessions/${session}/decisions`, {
+          method: 'POST',
+          json: { decision: `Option ${index}` },
+        })
+      ).arrayBuffer();
     }
     await idle();
     await settle(81 * 60_000, 30_000);
     const paused = await getJson<Record<string, unknown>>(server, `/v1/webhooks/${subscription.id}`);
     expect(paused).toMatchObject({ status: 'paused', consecutive_failures: 10, paused_at: expect.any(String) });
-    const attempts = await getJson<{ items: Array<{ status: string }> }>(server, `/v1/webhooks/${subscription.id}/deliveries?limit=100`);
+    const attempts = await getJson<{ items: Array<{ status: string }> }>(
+      server,
+      `/v1/webhooks/${subscription.id}/deliveries?limit=100`,
+    );
     expect(attempts.items.filter((attempt) => attempt.status === 'exhausted')).toHaveLength(10);
     expect(attempts.items).toHaveLength(50);
     const enabled = await server.request(`/v1/webhooks/${subscription.id}/enable`, { method: 'POST' });
@@ -155,19 +212,33 @@ describe('the URL guard', () => {
     const guarded = await startTestServer({ allowPrivateWebhookUrls: false });
     const inside = await startReceiver();
     try {
-      const refusals = { [inside.url]: /127\.0\.0\.1 is a loopback address/, 'http://hooks.example.com:99999/in': /not an absolute URL/ };
+      const refusals = {
+        [inside.url]: /127\.0\.0\.1 is a loopback address/,
+        'http://hooks.example.com:99999/in': /not an absolute URL/,
+      };
       const ids = new Map<string, RegExp>();
       for (const [url, reason] of Object.entries(refusals)) {
-        const response = await guarded.request('/v1/webhooks', { method: 'POST', json: { label: 'Unusable', url, events: ['session.created'] } });
+        const response = await guarded.request('/v1/webhooks', {
+          method: 'POST',
+          json: { label: 'Unusable', url, events: ['session.created'] },
+        });
         expect(response.status).toBe(201);
         ids.set(((await response.json()) as Created).subscription.id, reason);
       }
       await startSession(guarded);
       await guarded.server.services.webhooks.dispatcher.idle();
       for (const [id, reason] of ids) {
-        const attempts = await getJson<{ items: Array<Record<string, unknown>> }>(guarded, `/v1/webhooks/${id}/deliveries`);
+        const attempts = await getJson<{ items: Array<Record<string, unknown>> }>(
+          guarded,
+          `/v1/webhooks/${id}/deliveries`,
+        );
         expect(attempts.items).toEqual([
-          expect.objectContaining({ event: 'session.created', response_code: null, status: 'retry_scheduled', error: expect.stringMatching(reason) }),
+          expect.objectContaining({
+            event: 'session.created',
+            response_code: null,
+            status: 'retry_scheduled',
+            error: expect.stringMatching(reason),
+          }),
         ]);
       }
       expect(inside.deliveries).toEqual([]);
@@ -182,7 +253,11 @@ describe('hosts that do not resolve', () => {
   test('are accepted at creation: each delivery resolves the host again', async () => {
     const response = await server.request('/v1/webhooks', {
       method: 'POST',
-      json: { label: 'Later', url: 'https://hooks.acme-analytics.example/decision-board', events: ['session.complete'] },
+      json: {
+        label: 'Later',
+        url: 'https://hooks.acme-analytics.example/decision-board',
+        events: ['session.complete'],
+      },
     });
     expect(response.status).toBe(201);
     const { subscription } = (await response.json()) as Created;

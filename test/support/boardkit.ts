@@ -16,7 +16,12 @@ export interface Run {
  * `env` is merged over the test process's environment; `input`, when given, is written to standard input;
  * `cwd` is the folder it runs in (the package root by default).
  */
-export function runBoardkit(args: string[], env: NodeJS.ProcessEnv = {}, input?: string | Buffer, cwd: string = packageRoot): Promise<Run> {
+export function runBoardkit(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  input?: string | Buffer,
+  cwd: string = packageRoot,
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(packageRoot, 'bin', 'boardkit.js'), ...args], {
       cwd,

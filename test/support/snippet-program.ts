@@ -21,10 +21,16 @@ export function strictDiagnostics(file: string): string[] {
     types: ['node'],
     typeRoots: [join(packageRoot, 'node_modules', '@types')],
   });
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
 }
 
 /** Writes `source` compiled to an ES module at `file`. */
 export async function writeModule(file: string, source: string): Promise<void> {
-  await writeFile(file, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
+  await writeFile(
+    file,
+    ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
+      .outputText,
+  );
 }

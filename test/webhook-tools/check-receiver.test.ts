@@ -56,6 +56,8 @@ describe('check-receiver', () => {
   });
 
   test('a receiver on another host is refused unless allowed', async () => {
-    await expect(checkReceiver(document, { url: 'http://192.0.2.1/hooks', secret: createWebhookSecret() })).rejects.toThrow(/not a loopback address; pass --allow-remote/);
+    await expect(
+      checkReceiver(document, { url: 'http://192.0.2.1/hooks', secret: createWebhookSecret() }),
+    ).rejects.toThrow(/not a loopback address; pass --allow-remote/);
   });
 });

@@ -33,52 +33,62 @@ function handleOnce(headers: IncomingHttpHeaders, handled: string[]): number {
 
 export const receiverBehaviours = {
   /** Follows docs/webhooks.md with the library's verifyDelivery. */
-  correct: (secret: string): Answer => (rawBody, headers, handled) => {
-    const verdict = verifyDelivery({ secret, rawBody, headers });
-    return verdict.ok ? handleOnce(headers, handled) : verdict.status;
-  },
+  correct:
+    (secret: string): Answer =>
+    (rawBody, headers, handled) => {
+      const verdict = verifyDelivery({ secret, rawBody, headers });
+      return verdict.ok ? handleOnce(headers, handled) : verdict.status;
+    },
   /** Never checks the timestamp against its clock. */
-  acceptsStaleTimestamps: (secret: string): Answer => (rawBody, headers, handled) => {
-    const verdict = verifyDelivery({ secret, rawBody, headers, toleranceSeconds: Number.POSITIVE_INFINITY });
-    return verdict.ok ? handleOnce(headers, handled) : verdict.status;
-  },
+  acceptsStaleTimestamps:
+    (secret: string): Answer =>
+    (rawBody, headers, handled) => {
+      const verdict = verifyDelivery({ secret, rawBody, headers, toleranceSeconds: Number.POSITIVE_INFINITY });
+      return verdict.ok ? handleOnce(headers, handled) : verdict.status;
+    },
   /** Signs the JSON it parsed and serialised again, and compares with `===`. */
-  signsParsedJson: (secret: string): Answer => (rawBody, headers, handled) => {
-    const signature = single(headers, 'x-service-signature');
-    const timestamp = single(headers, 'x-service-timestamp');
-    if (signature === undefined || timestamp === undefined) {
-      return 400;
-    }
-    if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) {
-      return 401;
-    }
-    let text: string;
-    try {
-      text = JSON.stringify(JSON.parse(rawBody.toString('utf8')));
-    } catch {
-      return 400;
-    }
-    const expected = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${text}`).digest('hex')}`;
-    return signature === expected ? handleOnce(headers, handled) : 401;
-  },
+  signsParsedJson:
+    (secret: string): Answer =>
+    (rawBody, headers, handled) => {
+      const signature = single(headers, 'x-service-signature');
+      const timestamp = single(headers, 'x-service-timestamp');
+      if (signature === undefined || timestamp === undefined) {
+        return 400;
+      }
+      if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) {
+        return 401;
+      }
+      let text: string;
+      try {
+        text = JSON.stringify(JSON.parse(rawBody.toString('utf8')));
+      } catch {
+        return 400;
+      }
+      const expected = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${text}`).digest('hex')}`;
+      return signature === expected ? handleOnce(headers, handled) : 401;
+    },
   /** Verifies correctly, but fails a delivery it has already handled. */
-  failsDuplicates: (secret: string): Answer => (rawBody, headers, handled) => {
-    const verdict = verifyDelivery({ secret, rawBody, headers });
-    if (!verdict.ok) {
-      return verdict.status;
-    }
-    const id = single(headers, 'x-service-delivery-id') ?? '';
-    if (handled.includes(id)) {
-      return 500;
-    }
-    handled.push(id);
-    return 204;
-  },
+  failsDuplicates:
+    (secret: string): Answer =>
+    (rawBody, headers, handled) => {
+      const verdict = verifyDelivery({ secret, rawBody, headers });
+      if (!verdict.ok) {
+        return verdict.status;
+      }
+      const id = single(headers, 'x-service-delivery-id') ?? '';
+      if (handled.includes(id)) {
+        return 500;
+      }
+      handled.push(id);
+      return 204;
+    },
   /** Treats a missing header as a mismatch: 401 where the rule says 400. */
-  ignoresMissingHeaders: (secret: string): Answer => (rawBody, headers, handled) => {
-    const verdict = verifyDelivery({ secret, rawBody, headers });
-    return verdict.ok ? handleOnce(headers, handled) : 401;
-  },
+  ignoresMissingHeaders:
+    (secret: string): Answer =>
+    (rawBody, headers, handled) => {
+      const verdict = verifyDelivery({ secret, rawBody, headers });
+      return verdict.ok ? handleOnce(headers, handled) : 401;
+    },
 } as const;
 
 export function startReceiver(answer: Answer): Promise<TestReceiver> {

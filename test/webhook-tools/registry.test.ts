@@ -26,7 +26,9 @@ test('every requirement names cases that exist and test it; every case tests a r
   for (const requirement of receiverRequirements) {
     expect(requirement.checks.length, requirement.id).toBeGreaterThan(0);
     for (const name of requirement.checks) {
-      expect(receiverCases.find((one) => one.name === name)?.requirement, `${requirement.id} → ${name}`).toBe(requirement.id);
+      expect(receiverCases.find((one) => one.name === name)?.requirement, `${requirement.id} → ${name}`).toBe(
+        requirement.id,
+      );
     }
   }
   for (const one of receiverCases) {
@@ -35,7 +37,10 @@ test('every requirement names cases that exist and test it; every case tests a r
 });
 
 test('a flipped byte keeps the body valid JSON and changes exactly one byte', () => {
-  const body = JSON.stringify({ event: 'session.cancelled', data: { session_id: 'ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E', note: 'a "quoted" \\ value' } });
+  const body = JSON.stringify({
+    event: 'session.cancelled',
+    data: { session_id: 'ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E', note: 'a "quoted" \\ value' },
+  });
   const flipped = flipOneByte(body);
   expect(() => JSON.parse(flipped) as unknown).not.toThrow();
   expect(flipped).not.toBe(body);

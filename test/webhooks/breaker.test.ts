@@ -103,7 +103,10 @@ test('a pause ends the deliveries still retrying: one waiting and one in flight'
   await advanceTo(24 * 60);
 
   const attemptsOf = (id: string | undefined) =>
-    outbox.listAttempts(target.id).filter((a) => a.deliveryId === id).map((a) => a.status);
+    outbox
+      .listAttempts(target.id)
+      .filter((a) => a.deliveryId === id)
+      .map((a) => a.status);
   expect(attemptsOf(exhausting)).toEqual(['exhausted', ...Array(4).fill('retry_scheduled')]);
   expect(attemptsOf(waiting)).toEqual(Array(4).fill('retry_scheduled'));
   expect(attemptsOf(flying)).toEqual(['failed', 'retry_scheduled']);

@@ -25,7 +25,18 @@ function target(id: string, workspaceId: string, host = `${id}.example.com`): Ta
 function candidate(of: TargetState, n: number): ClaimCandidate {
   return {
     target: of,
-    delivery: { id: `dlv_${of.id}_${n}`, targetId: of.id, event: 'session.created', body: '{}', status: 'pending', attemptsMade: 0, dueAt: n, leaseUntil: null, createdAt: n, finishedAt: null },
+    delivery: {
+      id: `dlv_${of.id}_${n}`,
+      targetId: of.id,
+      event: 'session.created',
+      body: '{}',
+      status: 'pending',
+      attemptsMade: 0,
+      dueAt: n,
+      leaseUntil: null,
+      createdAt: n,
+      finishedAt: null,
+    },
   };
 }
 
@@ -44,7 +55,11 @@ test('a busy workspace gets its share, and the quiet one is served first whateve
 
 test('a host takes at most its share, whichever workspaces subscribed it', () => {
   const share = createFairShare(limits);
-  const shared = [target('a1', 'A', 'one.example.com'), target('b1', 'B', 'one.example.com'), target('c1', 'C', 'one.example.com')];
+  const shared = [
+    target('a1', 'A', 'one.example.com'),
+    target('b1', 'B', 'one.example.com'),
+    target('c1', 'C', 'one.example.com'),
+  ];
   const chosen = share.choose(shared.flatMap((of) => [candidate(of, 1), candidate(of, 2)]));
   expect(chosen).toHaveLength(3);
   expect(new Set(chosen.map(({ target: { id } }) => id))).toEqual(new Set(['a1', 'b1', 'c1']));

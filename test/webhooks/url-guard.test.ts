@@ -68,7 +68,12 @@ describe('literal addresses', () => {
     for (const url of ['http://127.0.0.1:3000/hook', 'http://[::1]/hook', 'http://[::ffff:127.0.0.1]/']) {
       expect(await checkWebhookUrl(url, { allowLoopback: true, resolve: noDns })).toMatchObject({ ok: true });
     }
-    for (const url of ['http://10.0.0.7/hooks', 'http://169.254.169.254/latest/meta-data', 'http://192.168.1.20:8080/hooks', 'http://[fe80::1]/']) {
+    for (const url of [
+      'http://10.0.0.7/hooks',
+      'http://169.254.169.254/latest/meta-data',
+      'http://192.168.1.20:8080/hooks',
+      'http://[fe80::1]/',
+    ]) {
       expect(await checkWebhookUrl(url, { allowLoopback: true, resolve: noDns })).toMatchObject({ ok: false });
     }
   });

@@ -31,9 +31,11 @@ function booleanSchemas(schema, path) {
     }
   }
   for (const key of SCHEMA_LISTS) {
-    if (Array.isArray(schema[key])) schema[key].forEach((sub, i) => typeof sub === 'boolean' && found.push([...path, key, i]));
+    if (Array.isArray(schema[key]))
+      schema[key].forEach((sub, i) => typeof sub === 'boolean' && found.push([...path, key, i]));
   }
-  for (const key of SCHEMA_VALUES) if (!BOOLEAN_READ.has(key) && typeof schema[key] === 'boolean') found.push([...path, key]);
+  for (const key of SCHEMA_VALUES)
+    if (!BOOLEAN_READ.has(key) && typeof schema[key] === 'boolean') found.push([...path, key]);
   return found.map((at) => ({
     message:
       'A boolean schema breaks openapi-python-client ("Failed to parse OpenAPI document"); write a member that ' +

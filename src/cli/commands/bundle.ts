@@ -27,7 +27,9 @@ function refuseToHideOwnContract(options: BundleOptions): void {
   if (options.root === undefined && options.check !== true && own !== contractRoot && existsSync(own)) {
     const yours = commandLine('bundle', { '--root': relative('.', own), '--out-dir': options.outDir });
     const packaged = commandLine('bundle', { '--root': relative('.', contractRoot), '--out-dir': options.outDir });
-    throw new Error(`this folder has its own contract (openapi/openapi.yaml), and without --root the packaged one would overwrite its artefacts. Run \`${yours}\` to bundle yours, or \`${packaged}\` to bundle the packaged one here.`);
+    throw new Error(
+      `this folder has its own contract (openapi/openapi.yaml), and without --root the packaged one would overwrite its artefacts. Run \`${yours}\` to bundle yours, or \`${packaged}\` to bundle the packaged one here.`,
+    );
   }
 }
 
@@ -35,7 +37,10 @@ export function bundleCommand(): Command {
   return new Command('bundle')
     .description('bundle openapi/ into openapi/dist/openapi.{yaml,json} and generate src/generated/openapi.ts')
     .option('--check', 'write nothing; exit 1 listing the artefacts that are stale')
-    .option('--root <file>', 'contract root file, e.g. your copy of openapi/openapi.yaml (default: the packaged contract)')
+    .option(
+      '--root <file>',
+      'contract root file, e.g. your copy of openapi/openapi.yaml (default: the packaged contract)',
+    )
     .option('--out-dir <dir>', 'write or check the artefacts under this folder (default: the current folder)')
     .action(async (options: BundleOptions) => {
       refuseToHideOwnContract(options);

@@ -25,10 +25,19 @@ function shown(path: string): string {
 export function diffCommand(): Command {
   return new Command('diff')
     .description('compare the contract with the released copy; exit 1 on an undeclared breaking change')
-    .option('--root <file>', 'check this split source, e.g. your copy of openapi/openapi.yaml (default: the packaged contract)')
+    .option(
+      '--root <file>',
+      'check this split source, e.g. your copy of openapi/openapi.yaml (default: the packaged contract)',
+    )
     .option('--base <file>', 'the released contract (default: released/v1.json beside the contract root)')
-    .option('--head <file>', 'the bundled contract to check instead of a split source (default: the packaged openapi/dist/openapi.json)')
-    .option('--changelog <file>', 'where breaking changes are declared (default: CHANGELOG.md beside the contract root)')
+    .option(
+      '--head <file>',
+      'the bundled contract to check instead of a split source (default: the packaged openapi/dist/openapi.json)',
+    )
+    .option(
+      '--changelog <file>',
+      'where breaking changes are declared (default: CHANGELOG.md beside the contract root)',
+    )
     .action(async (options: DiffOptions) => {
       const { checkRelease, declarationLine } = await import('../../docs/breaking/index.js');
       const source = await contractSource(options.root);
@@ -39,7 +48,8 @@ export function diffCommand(): Command {
           head: resolve(options.head ?? source.json),
         };
         const { declared, undeclared } = await checkRelease(paths);
-        const line = (change: (typeof declared)[number]): string => `  ${change.rule}  ${change.operation}  ${change.where}\n`;
+        const line = (change: (typeof declared)[number]): string =>
+          `  ${change.rule}  ${change.operation}  ${change.where}\n`;
         if (declared.length > 0) {
           process.stdout.write(`Declared breaking changes (${declared.length}):\n${declared.map(line).join('')}`);
         }

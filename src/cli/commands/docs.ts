@@ -64,7 +64,10 @@ async function watchReference(options: DocsOptions): Promise<void> {
  * a page of the kit's own docs: written beside the others for the packaged contract (a `--root` contract
  * is not the suite's), and left out of an `--out` folder, which holds a contract's reference and pages.
  */
-async function generatedPages(source: ContractSource, withRequirements: boolean): Promise<Array<{ path: string; content: string }>> {
+async function generatedPages(
+  source: ContractSource,
+  withRequirements: boolean,
+): Promise<Array<{ path: string; content: string }>> {
   const { renderPages } = await import('../../docs/pages.js');
   if (!withRequirements) {
     return renderPages(source.document);
@@ -79,7 +82,9 @@ async function checkPages(source: ContractSource, withRequirements: boolean, roo
   const stale = await stalePages(pages, process.cwd());
   if (stale.length > 0) {
     const list = stale.map((path) => `  ${path}\n`).join('');
-    process.stdout.write(`Stale pages (run \`${commandLine('docs', { '--pages-only': true, '--root': root })}\` and commit them):\n${list}`);
+    process.stdout.write(
+      `Stale pages (run \`${commandLine('docs', { '--pages-only': true, '--root': root })}\` and commit them):\n${list}`,
+    );
     process.exitCode = 1;
   } else {
     process.stdout.write(`All ${pages.length} generated pages are fresh.\n`);
@@ -87,7 +92,11 @@ async function checkPages(source: ContractSource, withRequirements: boolean, roo
 }
 
 /** The pages keep their `docs/` paths in the working directory; with `--out` they sit beside the reference. */
-async function writeGeneratedPages(source: ContractSource, out: string | undefined, withRequirements: boolean): Promise<void> {
+async function writeGeneratedPages(
+  source: ContractSource,
+  out: string | undefined,
+  withRequirements: boolean,
+): Promise<void> {
   const { writePages } = await import('../../docs/pages.js');
   const rendered = await generatedPages(source, withRequirements);
   const pages = out === undefined ? rendered : rendered.map((page) => ({ ...page, path: basename(page.path) }));
@@ -98,13 +107,32 @@ async function writeGeneratedPages(source: ContractSource, out: string | undefin
 
 export function docsCommand(): Command {
   return new Command('docs')
-    .description('regenerate docs/{variant-map,provenance,errors,conformance-requirements}.md and build the API reference into docs/site/ (under the current folder)')
-    .option('--out <dir>', 'write the API reference (index.html) and the generated pages into this folder (default: docs/site and docs)')
-    .option('--root <file>', "document this contract's split source, e.g. your copy of openapi/openapi.yaml (default: the packaged contract)")
+    .description(
+      'regenerate docs/{variant-map,provenance,errors,conformance-requirements}.md and build the API reference into docs/site/ (under the current folder)',
+    )
+    .option(
+      '--out <dir>',
+      'write the API reference (index.html) and the generated pages into this folder (default: docs/site and docs)',
+    )
+    .option(
+      '--root <file>',
+      "document this contract's split source, e.g. your copy of openapi/openapi.yaml (default: the packaged contract)",
+    )
     .addOption(new Option('--pages-only', 'regenerate the pages; do not build the API reference').conflicts('siteOnly'))
     .option('--site-only', 'build the API reference; leave the pages alone')
-    .addOption(new Option('--check', 'write nothing; exit 1 listing the generated pages that are stale').conflicts(['pagesOnly', 'siteOnly', 'out']))
-    .addOption(new Option('--watch', 'build the API reference from the contract source (--root, or the packaged one) on every change to it').conflicts(['check', 'pagesOnly']))
+    .addOption(
+      new Option('--check', 'write nothing; exit 1 listing the generated pages that are stale').conflicts([
+        'pagesOnly',
+        'siteOnly',
+        'out',
+      ]),
+    )
+    .addOption(
+      new Option(
+        '--watch',
+        'build the API reference from the contract source (--root, or the packaged one) on every change to it',
+      ).conflicts(['check', 'pagesOnly']),
+    )
     .action(async (options: DocsOptions) => {
       if (options.watch === true) {
         await watchReference(options);

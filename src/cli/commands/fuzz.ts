@@ -69,16 +69,25 @@ function couldNotRun(message: string): void {
 
 export function fuzzCommand(): Command {
   return new Command('fuzz')
-    .description('run Schemathesis (all checks, all phases) against a running implementation; exits 1 on any failure, 2 when it cannot run')
+    .description(
+      'run Schemathesis (all checks, all phases) against a running implementation; exits 1 on any failure, 2 when it cannot run',
+    )
     .requiredOption('--target <url>', 'the API base URL, e.g. http://127.0.0.1:8080', baseUrl)
     .option('--api-key <key>', 'the bearer key to test with (default: $BOARDKIT_API_KEY)')
     .option('--max-examples <n>', 'test cases per operation and phase', positiveInteger, 100)
-    .option('--max-time <seconds>', 'time budget of the run; it ends within it, spending what the examples leave on new cases', positiveInteger)
+    .option(
+      '--max-time <seconds>',
+      'time budget of the run; it ends within it, spending what the examples leave on new cases',
+      positiveInteger,
+    )
     .option('--report-dir <dir>', 'where the JUnit report and summary.md go', 'reports/fuzz')
     .option('--config <file>', 'Schemathesis configuration (default: conformance/schemathesis/schemathesis.toml)')
     .option('--seed <n>', 'reproduce an earlier run with its seed', seedDigits)
     .option('--phases <list>', `only these phases (${phaseNames.join(',')}); default: all`, phaseList)
-    .option('--schemathesis <path>', 'the schemathesis executable to run (default: a pinned one the kit installs in your cache directory on first use)')
+    .option(
+      '--schemathesis <path>',
+      'the schemathesis executable to run (default: a pinned one the kit installs in your cache directory on first use)',
+    )
     .action(async (options: FuzzCommandOptions) => {
       const apiKey = options.apiKey ?? process.env['BOARDKIT_API_KEY'];
       if (apiKey === undefined || apiKey === '') {
@@ -111,8 +120,15 @@ export function fuzzCommand(): Command {
         return;
       }
       const verdictWord = ['passed', 'FAILED', 'could not run'][result.exitCode] ?? 'could not run';
-      const outcome = outcomeLines({ ...options, exitCode: result.exitCode, report: result.report, testCases: result.testCases });
-      process.stdout.write(`\nboardkit fuzz: ${verdictWord} (exit ${result.exitCode})\n${outcome.map((line) => `  ${line}\n`).join('')}  See ${result.summaryPath}\n`);
+      const outcome = outcomeLines({
+        ...options,
+        exitCode: result.exitCode,
+        report: result.report,
+        testCases: result.testCases,
+      });
+      process.stdout.write(
+        `\nboardkit fuzz: ${verdictWord} (exit ${result.exitCode})\n${outcome.map((line) => `  ${line}\n`).join('')}  See ${result.summaryPath}\n`,
+      );
       process.exitCode = result.exitCode;
     });
 }

@@ -60,16 +60,25 @@ export function mockCommand(): Command {
       const root = options.root === undefined ? contractRoot : resolve(options.root);
       // Watching serves the source as it is now, not the bundle committed last.
       const contract = options.watch === true ? await bundleSource(root) : undefined;
-      const mock = await startMock({ host: options.host, port: options.port, dynamic, output: 'inherit', ...(contract === undefined ? {} : { contract }) });
+      const mock = await startMock({
+        host: options.host,
+        port: options.port,
+        dynamic,
+        output: 'inherit',
+        ...(contract === undefined ? {} : { contract }),
+      });
       process.stdout.write(howTo(mock.baseUrl, dynamic, prismVersion()));
       let close = (): void => undefined;
       if (options.watch === true) {
         const { watchContract } = await import('../watch.js');
-        const watcher = watchContract({ root, apply: async (document) => {
+        const watcher = watchContract({
+          root,
+          apply: async (document) => {
             await mock.reload(document);
             process.stdout.write(`Mock reloaded: ${mock.baseUrl} serves the new contract.\n`);
           },
-          print: (text) => process.stdout.write(text) });
+          print: (text) => process.stdout.write(text),
+        });
         close = () => watcher.close();
         process.stdout.write(`Watching ${dirname(root)} for changes.\n`);
       }

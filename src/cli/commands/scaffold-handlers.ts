@@ -13,7 +13,9 @@ interface ScaffoldOptions {
 
 export function scaffoldHandlersCommand(): Command {
   return new Command('scaffold-handlers')
-    .description('write a typed stub handler for each operation of the contract that has none (answers 501 until written)')
+    .description(
+      'write a typed stub handler for each operation of the contract that has none (answers 501 until written)',
+    )
     .argument('[operationId...]', 'only these operations (default: every one without a handler)')
     .option('--out-dir <dir>', 'folder of the handler modules (default: src/server/handlers under the current folder)')
     .action(async (only: string[], options: ScaffoldOptions) => {
@@ -30,7 +32,10 @@ export function scaffoldHandlersCommand(): Command {
       lines.push(...kept.map((stub) => `Kept ${where(stub.file)}: it exists (${stub.operationId})`));
       if (stubs.length > 0) {
         lines.push('', `Add to the handler map (${where('index.ts')}):`);
-        lines.push(...stubs.map((stub) => `  ${stub.mapEntry.importLine}`), ...stubs.map((stub) => `  ${stub.mapEntry.entry}`));
+        lines.push(
+          ...stubs.map((stub) => `  ${stub.mapEntry.importLine}`),
+          ...stubs.map((stub) => `  ${stub.mapEntry.entry}`),
+        );
       }
       process.stdout.write(`${lines.join('\n')}\n`);
     });

@@ -74,38 +74,78 @@ export function serveCommand(): Command {
   return new Command('serve')
     .description('run the reference server of the API on a SQLite store')
     .option('--port <port>', 'port to listen on (0 picks a free one)', parseListenPort, 8080)
-    .option('--host <host>', 'address to bind (keep the loopback default unless others must reach the server)', '127.0.0.1')
+    .option(
+      '--host <host>',
+      'address to bind (keep the loopback default unless others must reach the server)',
+      '127.0.0.1',
+    )
     .option('--db <file>', 'SQLite database file, or :memory:', join('.boardkit', 'board.db'))
-    .option('--api-key <key>', 'provision this key in its own workspace (repeatable; a prefix naming the environment: sk_test_…, sk_live_…, sk_<word>_test_…)', collect, [])
+    .option(
+      '--api-key <key>',
+      'provision this key in its own workspace (repeatable; a prefix naming the environment: sk_test_…, sk_live_…, sk_<word>_test_…)',
+      collect,
+      [],
+    )
     .addOption(new Option('--tier <tier>', 'tier of the provisioned workspaces').choices([...tiers]).default('ultra'))
-    .option('--credits <n>', 'starting credit balance of each workspace this start provisions', parseCredits, startingCredits)
+    .option(
+      '--credits <n>',
+      'starting credit balance of each workspace this start provisions',
+      parseCredits,
+      startingCredits,
+    )
     .option(
       '--kept-sessions <n>',
       'sessions kept in memory as answers for reads and lists (about 1.5 KB each; 0 reads every one from the store)',
       parseKeptSessions,
       defaultKeptSessions,
     )
-    .option('--time-scale <n>', 'run simulated time n times faster (debates, retries, rate-limit and 24 h windows)', parseTimeScale, 1)
-    .option('--allow-private-webhook-urls', 'deliver webhooks to loopback and private addresses (local testing only)', false)
-    .option('--allow-loopback-webhooks', 'deliver webhooks to loopback addresses, other private ones still refused (local testing only)', false)
+    .option(
+      '--time-scale <n>',
+      'run simulated time n times faster (debates, retries, rate-limit and 24 h windows)',
+      parseTimeScale,
+      1,
+    )
+    .option(
+      '--allow-private-webhook-urls',
+      'deliver webhooks to loopback and private addresses (local testing only)',
+      false,
+    )
+    .option(
+      '--allow-loopback-webhooks',
+      'deliver webhooks to loopback addresses, other private ones still refused (local testing only)',
+      false,
+    )
     .addOption(
-      new Option('--webhook-retries <schedule>', "the seed's retry schedule of webhook deliveries: 1, 5, 15, 60 min, or with 240 min")
+      new Option(
+        '--webhook-retries <schedule>',
+        "the seed's retry schedule of webhook deliveries: 1, 5, 15, 60 min, or with 240 min",
+      )
         .choices(['four-waits', 'five-waits'] satisfies RetryScheduleName[])
         .default('four-waits'),
     )
     .addOption(
-      new Option('--webhook-envelope <form>', 'envelope of the webhook subscriptions that choose none (seed, or published: the service\'s webhooks page)')
+      new Option(
+        '--webhook-envelope <form>',
+        "envelope of the webhook subscriptions that choose none (seed, or published: the service's webhooks page)",
+      )
         .choices(['seed', 'published'] satisfies EnvelopeForm[])
         .default('seed'),
     )
-    .option('--test-control', 'serve the test-only clock control and fault switches under /_test (never in production)', false)
+    .option(
+      '--test-control',
+      'serve the test-only clock control and fault switches under /_test (never in production)',
+      false,
+    )
     .option(
       '--legacy-webhook <[key=]url>',
       'deprecated per-key webhook URL for an --api-key (repeatable; the bare URL form needs exactly one key)',
       collect,
       [],
     )
-    .option('--forward-webhooks <url>', 'also deliver every event of every workspace to this local URL, signed (like stripe listen --forward-to)')
+    .option(
+      '--forward-webhooks <url>',
+      'also deliver every event of every workspace to this local URL, signed (like stripe listen --forward-to)',
+    )
     .option('--forward-secret <whsec>', 'the signing secret of forwarded deliveries (a new one, printed, by default)')
     .action(async (options: ServeOptions) => {
       // Loaded on use: the server compiles the whole contract for validation.
@@ -126,7 +166,9 @@ export function serveCommand(): Command {
         webhookEnvelope: options.webhookEnvelope,
         testControl: options.testControl,
         legacyWebhooks: parseLegacyWebhookFlags(options.legacyWebhook, options.apiKey),
-        ...(options.forwardWebhooks === undefined ? {} : { forwardWebhooks: { url: options.forwardWebhooks, secret: options.forwardSecret } }),
+        ...(options.forwardWebhooks === undefined
+          ? {}
+          : { forwardWebhooks: { url: options.forwardWebhooks, secret: options.forwardSecret } }),
       });
       const lines = [
         'Decision-Board reference server, listening on',
@@ -141,16 +183,22 @@ export function serveCommand(): Command {
       // Only a key the server made up is printed; keys given with --api-key are the caller's own.
       if (options.apiKey.length === 0) {
         for (const key of server.provisioned) {
-          lines.push(`Created a workspace (tier ${key.workspace.tier}, ${options.credits} credits) with the test key: ${key.secret}`);
+          lines.push(
+            `Created a workspace (tier ${key.workspace.tier}, ${options.credits} credits) with the test key: ${key.secret}`,
+          );
         }
       }
       // A legacy webhook secret is shown when it is set, once; the store keeps it for later starts.
       for (const hook of server.legacyWebhooks) {
-        const secret = hook.secretIsNew ? `signed with ${hook.secret} (shown once)` : 'signed with the secret shown when it was set';
+        const secret = hook.secretIsNew
+          ? `signed with ${hook.secret} (shown once)`
+          : 'signed with the secret shown when it was set';
         lines.push(`Legacy webhook of ${hook.keyHint}: ${hook.url}, ${secret}`);
       }
       if (server.forwarding !== undefined) {
-        lines.push(`Forwarding every webhook event to ${server.forwarding.url}, signed with ${server.forwarding.secret}`);
+        lines.push(
+          `Forwarding every webhook event to ${server.forwarding.url}, signed with ${server.forwarding.secret}`,
+        );
       }
       lines.push('Ctrl-C stops the server.', '');
       process.stdout.write(lines.join('\n'));

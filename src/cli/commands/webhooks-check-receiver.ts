@@ -18,11 +18,16 @@ interface CheckReceiverOptions {
 
 export function webhooksCheckReceiverCommand(): Command {
   return new Command('check-receiver')
-    .description("test a webhook receiver against the seed's verification rules; exits 0 conformant, 1 a MUST failed, 2 cannot run, 3 a MUST could not be checked")
+    .description(
+      "test a webhook receiver against the seed's verification rules; exits 0 conformant, 1 a MUST failed, 2 cannot run, 3 a MUST could not be checked",
+    )
     .option('--url <url>', 'the receiver (required; loopback only unless --allow-remote)')
     .option('--secret <secret>', 'the signing secret the receiver verifies with')
     .option('--report-dir <dir>', 'where to write report.json, junit.xml and report.html', 'reports/receiver')
-    .option('--handled-url <url>', 'where the receiver lists the delivery ids it handled (JSON array, or object of counts)')
+    .option(
+      '--handled-url <url>',
+      'where the receiver lists the delivery ids it handled (JSON array, or object of counts)',
+    )
     .option('--allow-remote', 'check a receiver that is not on a loopback address (its clock must be in sync)', false)
     .action(async (options: CheckReceiverOptions) => {
       try {

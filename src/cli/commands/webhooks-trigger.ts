@@ -24,8 +24,16 @@ export function webhooksTriggerCommand(): Command {
     .argument('[event]', 'an event of the contract, e.g. session.complete')
     .option('--url <url>', 'the receiver (required; loopback only unless --allow-remote)')
     .option('--secret <secret>', 'the signing secret the receiver verifies with (whsec_…; required)')
-    .addOption(new Option('--envelope <form>', "the body's envelope: the seed's or the published form").choices(['seed', 'published']).default('seed'))
-    .option('--legacy', 'send the deprecated per-key form (X-Mcp-* headers, HMAC of the body alone; session.complete only)', false)
+    .addOption(
+      new Option('--envelope <form>', "the body's envelope: the seed's or the published form")
+        .choices(['seed', 'published'])
+        .default('seed'),
+    )
+    .option(
+      '--legacy',
+      'send the deprecated per-key form (X-Mcp-* headers, HMAC of the body alone; session.complete only)',
+      false,
+    )
     .option('--data <file>', "a JSON file with the event's data, instead of the contract's example")
     .option('--all', 'send every event of every published event list, once each', false)
     .option('--allow-remote', 'deliver to a host that is not a loopback address', false)

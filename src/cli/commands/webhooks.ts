@@ -12,9 +12,10 @@ import { webhooksVerifyCommand } from './webhooks-verify.js';
 
 export function webhooksCommand(): Command {
   return new Command('webhooks')
-    .description('send signed test deliveries to a receiver, check a receiver against the verification rules, verify a captured delivery')
+    .description(
+      'send signed test deliveries to a receiver, check a receiver against the verification rules, verify a captured delivery',
+    )
     .addCommand(webhooksTriggerCommand())
     .addCommand(webhooksCheckReceiverCommand())
     .addCommand(webhooksVerifyCommand());
 }
-

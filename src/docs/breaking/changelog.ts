@@ -36,7 +36,8 @@ export function declarations(changelog: string): Declaration[] {
 export function isDeclared(change: BreakingChange, declared: readonly Declaration[]): boolean {
   return declared.some(
     (declaration) =>
-      declaration.rule === change.rule && (declaration.subject === change.operation || declaration.subject === change.component),
+      declaration.rule === change.rule &&
+      (declaration.subject === change.operation || declaration.subject === change.component),
   );
 }
 

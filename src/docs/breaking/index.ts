@@ -39,7 +39,9 @@ export async function checkRelease(options: ReleaseCheckOptions = {}): Promise<R
   const basePath = options.base ?? releasePaths.released;
   const headPath = options.head ?? bundledJson;
   const released = await readFile(basePath, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw error.code === 'ENOENT' ? new Error(`no released contract at ${basePath} (a release copies openapi/dist/openapi.json there)`) : error;
+    throw error.code === 'ENOENT'
+      ? new Error(`no released contract at ${basePath} (a release copies openapi/dist/openapi.json there)`)
+      : error;
   });
   const base = parseContract(released, basePath);
   const head = parseContract(await readFile(headPath, 'utf8'), headPath);

@@ -38,15 +38,23 @@ function parametersOf(document: OpenApiDocument, entry: OperationEntry): Map<str
       const name = String(node['name']);
       const location = String(node['in']);
       // Path parameters pair by position, so a renamed one is compared rather than lost.
-      const key = location === 'path' ? `path#${placeholders.indexOf(name)}` : `${location}:${location === 'header' ? name.toLowerCase() : name}`;
+      const key =
+        location === 'path'
+          ? `path#${placeholders.indexOf(name)}`
+          : `${location}:${location === 'header' ? name.toLowerCase() : name}`;
       parameters.set(key, { label: `${location} parameter ${name}`, pointer, node });
     });
   }
   return parameters;
 }
 
-function contentOf(document: OpenApiDocument, pointer: string | undefined): { pointer: string; node: Node } | undefined {
-  return pointer === undefined || valueAt(document, pointer) === undefined ? undefined : resolve<Node>(document, pointer);
+function contentOf(
+  document: OpenApiDocument,
+  pointer: string | undefined,
+): { pointer: string; node: Node } | undefined {
+  return pointer === undefined || valueAt(document, pointer) === undefined
+    ? undefined
+    : resolve<Node>(document, pointer);
 }
 
 class OperationComparison {
@@ -70,7 +78,12 @@ class OperationComparison {
       if (now === undefined) {
         this.report('parameter-removed', parameter.label);
       } else if (parameter.node['schema'] !== undefined && now.node['schema'] !== undefined) {
-        this.schemas(direction, childPointer(parameter.pointer, 'schema'), childPointer(now.pointer, 'schema'), parameter.label);
+        this.schemas(
+          direction,
+          childPointer(parameter.pointer, 'schema'),
+          childPointer(now.pointer, 'schema'),
+          parameter.label,
+        );
       }
     }
     if (direction === 'request') {
@@ -83,9 +96,14 @@ class OperationComparison {
   }
 
   /** Media types of a request body or response and their schemas; `where` names the holder. */
-  content(direction: Direction, base: { pointer: string; node: Node }, head: { pointer: string; node: Node }, where: string): void {
+  content(
+    direction: Direction,
+    base: { pointer: string; node: Node },
+    head: { pointer: string; node: Node },
+    where: string,
+  ): void {
     const headContent = (head.node['content'] ?? {}) as Node;
-    for (const mediaType of Object.keys((base.node['content'] ?? {}))) {
+    for (const mediaType of Object.keys(base.node['content'] ?? {})) {
       const label = `${where} ${mediaType}`;
       if (!(mediaType in headContent)) {
         this.report('media-type-removed', label);
@@ -94,19 +112,35 @@ class OperationComparison {
       const baseMedia = resolve<Node>(this.base, childPointer(base.pointer, 'content', mediaType));
       const headMedia = resolve<Node>(this.head, childPointer(head.pointer, 'content', mediaType));
       if (baseMedia.node['schema'] !== undefined && headMedia.node['schema'] !== undefined) {
-        this.schemas(direction, childPointer(baseMedia.pointer, 'schema'), childPointer(headMedia.pointer, 'schema'), label);
+        this.schemas(
+          direction,
+          childPointer(baseMedia.pointer, 'schema'),
+          childPointer(headMedia.pointer, 'schema'),
+          label,
+        );
       }
     }
   }
 
   requestBody(baseEntry: OperationEntry, headEntry: OperationEntry, direction: Direction): void {
-    const base = contentOf(this.base, baseEntry.operation.requestBody === undefined ? undefined : childPointer(baseEntry.pointer, 'requestBody'));
-    const head = contentOf(this.head, headEntry.operation.requestBody === undefined ? undefined : childPointer(headEntry.pointer, 'requestBody'));
+    const base = contentOf(
+      this.base,
+      baseEntry.operation.requestBody === undefined ? undefined : childPointer(baseEntry.pointer, 'requestBody'),
+    );
+    const head = contentOf(
+      this.head,
+      headEntry.operation.requestBody === undefined ? undefined : childPointer(headEntry.pointer, 'requestBody'),
+    );
     if (direction === 'request' && head?.node['required'] === true && base?.node['required'] !== true) {
       this.report('request-body-became-required', 'request body');
     }
     if (base !== undefined) {
-      this.content(direction, base, head ?? { pointer: '#', node: {} }, direction === 'request' ? 'request body' : 'payload');
+      this.content(
+        direction,
+        base,
+        head ?? { pointer: '#', node: {} },
+        direction === 'request' ? 'request body' : 'payload',
+      );
     }
   }
 
@@ -121,8 +155,10 @@ class OperationComparison {
       }
       const base = resolve<Node>(this.base, childPointer(baseEntry.pointer, 'responses', status));
       const head = resolve<Node>(this.head, childPointer(headEntry.pointer, 'responses', status));
-      const headHeaders = new Map(Object.keys((head.node['headers'] ?? {}) as Node).map((name) => [name.toLowerCase(), name]));
-      for (const name of Object.keys((base.node['headers'] ?? {}))) {
+      const headHeaders = new Map(
+        Object.keys((head.node['headers'] ?? {}) as Node).map((name) => [name.toLowerCase(), name]),
+      );
+      for (const name of Object.keys(base.node['headers'] ?? {})) {
         const headName = headHeaders.get(name.toLowerCase());
         if (headName === undefined) {
           this.report('response-header-removed', `response ${status} header ${name}`);
@@ -131,7 +167,12 @@ class OperationComparison {
         const baseHeader = resolve<Node>(this.base, childPointer(base.pointer, 'headers', name));
         const headHeader = resolve<Node>(this.head, childPointer(head.pointer, 'headers', headName));
         if (baseHeader.node['schema'] !== undefined && headHeader.node['schema'] !== undefined) {
-          this.schemas('response', childPointer(baseHeader.pointer, 'schema'), childPointer(headHeader.pointer, 'schema'), `response ${status} header ${name}`);
+          this.schemas(
+            'response',
+            childPointer(baseHeader.pointer, 'schema'),
+            childPointer(headHeader.pointer, 'schema'),
+            `response ${status} header ${name}`,
+          );
         }
       }
       this.content('response', base, head, `response ${status}`);
@@ -141,7 +182,10 @@ class OperationComparison {
 
 function findCounterpart(heads: OperationEntry[], entry: OperationEntry): OperationEntry | undefined {
   const candidates = heads.filter((head) => head.source === entry.source && head.method === entry.method);
-  return candidates.find((head) => head.path === entry.path) ?? candidates.find((head) => entry.source === 'paths' && template(head.path) === template(entry.path));
+  return (
+    candidates.find((head) => head.path === entry.path) ??
+    candidates.find((head) => entry.source === 'paths' && template(head.path) === template(entry.path))
+  );
 }
 
 /** Every breaking change from `base` (the released contract) to `head`, in `base`'s operation order. */
@@ -151,7 +195,8 @@ export function breakingChanges(base: OpenApiDocument, head: OpenApiDocument): B
   for (const entry of listOperations(base).filter(isGuarded)) {
     const operation = operationLabel(entry);
     const report = (rule: BreakingRule, where: string, component?: string): void => {
-      const finding: BreakingChange = component === undefined ? { rule, operation, where } : { rule, operation, where, component };
+      const finding: BreakingChange =
+        component === undefined ? { rule, operation, where } : { rule, operation, where, component };
       findings.set(`${rule}|${operation}|${where}`, finding);
     };
     const counterpart = findCounterpart(heads, entry);

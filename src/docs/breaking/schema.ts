@@ -51,7 +51,13 @@ function record(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-function compareValues(ctx: SchemaComparison, base: SchemaObject, head: SchemaObject, where: string, component?: string): void {
+function compareValues(
+  ctx: SchemaComparison,
+  base: SchemaObject,
+  head: SchemaObject,
+  where: string,
+  component?: string,
+): void {
   const request = ctx.direction === 'request';
   const [wide, narrow] = request ? [typesOf(head), typesOf(base)] : [typesOf(base), typesOf(head)];
   if (!typesWithin(narrow, wide)) {
@@ -81,8 +87,12 @@ function compareValues(ctx: SchemaComparison, base: SchemaObject, head: SchemaOb
   }
   if (request) {
     const tighter =
-      upperBounds.some((key) => typeof head[key] === 'number' && (typeof base[key] !== 'number' || head[key] < base[key])) ||
-      lowerBounds.some((key) => typeof head[key] === 'number' && (typeof base[key] !== 'number' || head[key] > base[key])) ||
+      upperBounds.some(
+        (key) => typeof head[key] === 'number' && (typeof base[key] !== 'number' || head[key] < base[key]),
+      ) ||
+      lowerBounds.some(
+        (key) => typeof head[key] === 'number' && (typeof base[key] !== 'number' || head[key] > base[key]),
+      ) ||
       (head['uniqueItems'] === true && base['uniqueItems'] !== true) ||
       (head['multipleOf'] !== undefined && head['multipleOf'] !== base['multipleOf']);
     if (tighter) {
@@ -91,14 +101,25 @@ function compareValues(ctx: SchemaComparison, base: SchemaObject, head: SchemaOb
   }
 }
 
-function compareObjects(ctx: SchemaComparison, base: SchemaObject, head: SchemaObject, at: { base: string; head: string }, where: string, component?: string): void {
+function compareObjects(
+  ctx: SchemaComparison,
+  base: SchemaObject,
+  head: SchemaObject,
+  at: { base: string; head: string },
+  where: string,
+  component?: string,
+): void {
   const request = ctx.direction === 'request';
   const baseRequired = (base['required'] as string[] | undefined) ?? [];
   const headRequired = (head['required'] as string[] | undefined) ?? [];
   if (request) {
-    headRequired.filter((name) => !baseRequired.includes(name)).forEach((name) => ctx.report('property-became-required', `${where}.${name}`, component));
+    headRequired
+      .filter((name) => !baseRequired.includes(name))
+      .forEach((name) => ctx.report('property-became-required', `${where}.${name}`, component));
   } else {
-    baseRequired.filter((name) => !headRequired.includes(name)).forEach((name) => ctx.report('property-no-longer-required', `${where}.${name}`, component));
+    baseRequired
+      .filter((name) => !headRequired.includes(name))
+      .forEach((name) => ctx.report('property-no-longer-required', `${where}.${name}`, component));
   }
   const headProperties = record(head['properties']);
   for (const name of Object.keys(record(base['properties']))) {
@@ -115,8 +136,18 @@ function compareObjects(ctx: SchemaComparison, base: SchemaObject, head: SchemaO
     ctx.report('schema-closed', where, component);
   }
   for (const keyword of ['additionalProperties', 'items']) {
-    if (base[keyword] !== undefined && base[keyword] !== false && head[keyword] !== undefined && head[keyword] !== false) {
-      compareSchemas(ctx, childPointer(at.base, keyword), childPointer(at.head, keyword), keyword === 'items' ? `${where}[]` : `${where}.*`);
+    if (
+      base[keyword] !== undefined &&
+      base[keyword] !== false &&
+      head[keyword] !== undefined &&
+      head[keyword] !== false
+    ) {
+      compareSchemas(
+        ctx,
+        childPointer(at.base, keyword),
+        childPointer(at.head, keyword),
+        keyword === 'items' ? `${where}[]` : `${where}.*`,
+      );
     }
   }
 }
@@ -129,7 +160,14 @@ function branchKeys(list: unknown): string[] {
   });
 }
 
-function compareBranches(ctx: SchemaComparison, at: { base: string; head: string }, base: SchemaObject, head: SchemaObject, where: string, component?: string): void {
+function compareBranches(
+  ctx: SchemaComparison,
+  at: { base: string; head: string },
+  base: SchemaObject,
+  head: SchemaObject,
+  where: string,
+  component?: string,
+): void {
   for (const keyword of ['oneOf', 'anyOf', 'allOf']) {
     const baseKeys = branchKeys(base[keyword]);
     const headKeys = branchKeys(head[keyword]);

@@ -33,7 +33,10 @@ export const executeAction: Handler<'executeAction'> = ({ body }, context) => {
     throw new ProblemError(409, `${integration.name} is ${integration.status}; reconnect it in the console first.`);
   }
   if (!integration.capabilities.includes(body.operation)) {
-    throw new ProblemError(409, `${integration.name} does not offer ${body.operation}; it offers ${integration.capabilities.join(', ')}.`);
+    throw new ProblemError(
+      409,
+      `${integration.name} does not offer ${body.operation}; it offers ${integration.capabilities.join(', ')}.`,
+    );
   }
   const id = newId('act');
   const now = clock.now();
@@ -80,7 +83,12 @@ export const undoAction: Handler<'undoAction'> = ({ path }, context) => {
   const action = stored.record;
   const integration = store.integrations.get(action.integration_id)?.record;
   if (action.status !== 'executed' || !action.undoable || integration?.status !== 'connected') {
-    const why = action.status !== 'executed' ? `is ${action.status}` : !action.undoable ? 'cannot be reversed by its tool' : 'ran through a tool that is no longer connected';
+    const why =
+      action.status !== 'executed'
+        ? `is ${action.status}`
+        : !action.undoable
+          ? 'cannot be reversed by its tool'
+          : 'ran through a tool that is no longer connected';
     throw new ProblemError(409, `Action ${action.id} ${why}; it cannot be undone.`);
   }
   const undone: ActionExecution = { ...action, status: 'undone', undone_at: isoAt(clock.now()), undoable: false };

@@ -23,7 +23,15 @@ export const listModes: Handler<'listModes'> = ({ query }, { services }) => ({
 
 export const listIntegrations: Handler<'listIntegrations'> = ({ query }, { services, workspace }) => ({
   status: 200,
-  body: recordPage(services, `integrations:${workspace.id}`, services.store.integrations, workspace.id, query, undefined, 'oldest'),
+  body: recordPage(
+    services,
+    `integrations:${workspace.id}`,
+    services.store.integrations,
+    workspace.id,
+    query,
+    undefined,
+    'oldest',
+  ),
 });
 
 /** The calendar month holding `now`, in UTC: the billing period. */

@@ -31,7 +31,10 @@ export const chatWithSynth: Handler<'chatWithSynth'> = ({ body }, context) => {
       throw notFound(`Conversation ${conversationId}`);
     }
     if (stored.record.synth !== synth.slug) {
-      throw new ProblemError(409, `Conversation ${conversationId} is held with ${stored.record.synth}, not ${synth.slug}.`);
+      throw new ProblemError(
+        409,
+        `Conversation ${conversationId} is held with ${stored.record.synth}, not ${synth.slug}.`,
+      );
     }
     conversation = stored.record;
   }

@@ -24,7 +24,10 @@ function requireDecided(context: HandlerContext, id: string): { row: SessionRow;
   const row = requireSession(context, id);
   const { memo, status } = row.session;
   if (!decidedStates.has(status) || memo === null || row.synthesis === null) {
-    throw new ProblemError(409, `A ${status} session has no outcomes; they exist once a run has completed with a memo.`);
+    throw new ProblemError(
+      409,
+      `A ${status} session has no outcomes; they exist once a run has completed with a memo.`,
+    );
   }
   return { row, memo, synthesis: row.synthesis };
 }

@@ -41,7 +41,10 @@ export const captureDecision: Handler<'captureDecision'> = ({ path, body }, cont
 
 export const listDecisions: Handler<'listDecisions'> = ({ path, query }, context) => {
   const row = requireSession(context, path.id);
-  return { status: 200, body: recordPage(context.services, `decisions:${row.id}`, context.services.store.decisions, row.id, query) };
+  return {
+    status: 200,
+    body: recordPage(context.services, `decisions:${row.id}`, context.services.store.decisions, row.id, query),
+  };
 };
 
 export const createShare: Handler<'createShare'> = ({ path, body }, context) => {
@@ -77,7 +80,10 @@ export const createShare: Handler<'createShare'> = ({ path, body }, context) => 
 
 export const listShares: Handler<'listShares'> = ({ path, query }, context) => {
   const row = requireSession(context, path.id);
-  return { status: 200, body: recordPage(context.services, `shares:${row.id}`, context.services.store.shares, row.id, query) };
+  return {
+    status: 200,
+    body: recordPage(context.services, `shares:${row.id}`, context.services.store.shares, row.id, query),
+  };
 };
 
 export const revokeShare: Handler<'revokeShare'> = ({ path }, context) => {
@@ -88,7 +94,10 @@ export const revokeShare: Handler<'revokeShare'> = ({ path }, context) => {
     throw notFound(`Share link ${path.share_id}`);
   }
   if (stored.record.revoked_at !== null) {
-    throw new ProblemError(409, `Share link ${stored.id} was revoked at ${stored.record.revoked_at}; revocation is final.`);
+    throw new ProblemError(
+      409,
+      `Share link ${stored.id} was revoked at ${stored.record.revoked_at}; revocation is final.`,
+    );
   }
   const share = { ...stored.record, revoked_at: isoAt(clock.now()) };
   store.shares.update(share.id, share);

@@ -72,13 +72,23 @@ function lineupOf(source: StoredSession, synths: readonly string[] | undefined) 
     return { synths: source.synths, brief: source.decision_brief };
   }
   const seats = requireLineup(synths);
-  return { synths: seats.map((synth) => synth.slug), brief: { question: source.question, staffed_by: 'user' as const, lineup: namedBoard(seats) } };
+  return {
+    synths: seats.map((synth) => synth.slug),
+    brief: { question: source.question, staffed_by: 'user' as const, lineup: namedBoard(seats) },
+  };
 }
 
 /** The start of a new boardroom session made from `source`, with what the request changes. */
 function derivedStart(
   source: StoredSession,
-  change: { requestedMode: string; synths: readonly string[] | undefined; title: string | null; context: string | null; rounds: number; modelClass: 'standard' | 'premium' },
+  change: {
+    requestedMode: string;
+    synths: readonly string[] | undefined;
+    title: string | null;
+    context: string | null;
+    rounds: number;
+    modelClass: 'standard' | 'premium';
+  },
 ): ResolvedStart {
   const lineup = lineupOf(source, change.synths);
   return {
@@ -107,7 +117,12 @@ export const reconveneSession: Handler<'reconveneSession'> = ({ path, body }, co
   const rounds = body?.rounds ?? 1;
   const firstRound = row.session.rounds + 1;
   if (memo === null || row.session.rounds + rounds > maxRounds) {
-    throw new ProblemError(409, memo === null ? 'Only a decided session (one with a memo) can be reconvened.' : `A session runs at most ${maxRounds} rounds; this one has run ${row.session.rounds}.`);
+    throw new ProblemError(
+      409,
+      memo === null
+        ? 'Only a decided session (one with a memo) can be reconvened.'
+        : `A session runs at most ${maxRounds} rounds; this one has run ${row.session.rounds}.`,
+    );
   }
   const source = row.session;
   const start = derivedStart(source, {
@@ -119,9 +134,19 @@ export const reconveneSession: Handler<'reconveneSession'> = ({ path, body }, co
     modelClass: source.model_class === 'premium' ? 'premium' : 'standard',
   });
   const session = store.transaction(() => {
-    const created = startDerived(context, { start, firstRound, sourceSessionId: source.id, earlier: { kind: 'reconvened', memo }, metadata: source.metadata });
+    const created = startDerived(context, {
+      start,
+      firstRound,
+      sourceSessionId: source.id,
+      earlier: { kind: 'reconvened', memo },
+      metadata: source.metadata,
+    });
     store.sessions.update({ ...source, status, reconvened_into: created.id, updated_at: isoAt(clock.now()) });
-    webhooks.emit(workspace, 'session.reconvened', { session_id: created.id, source_session_id: source.id, round_number: firstRound });
+    webhooks.emit(workspace, 'session.reconvened', {
+      session_id: created.id,
+      source_session_id: source.id,
+      round_number: firstRound,
+    });
     return created;
   });
   services.changes.notify(row.id);

@@ -19,7 +19,10 @@ export const maxRounds = 10;
 
 export function refuseConsult(row: SessionRow, operation: string): void {
   if (row.session.session_type === 'consult') {
-    throw new ProblemError(409, `A consult session cannot be ${operation}; its turns go through the MCP tool service.consult.message.`);
+    throw new ProblemError(
+      409,
+      `A consult session cannot be ${operation}; its turns go through the MCP tool service.consult.message.`,
+    );
   }
 }
 
@@ -115,7 +118,11 @@ export const continueSession: Handler<'continueSession'> = ({ path, body }, cont
       question: row.session.question,
       firstRound,
       rounds,
-      earlier: { kind: 'continued', memo: row.session.memo as NonNullable<StoredSession['memo']>, prompt: body?.prompt ?? null },
+      earlier: {
+        kind: 'continued',
+        memo: row.session.memo as NonNullable<StoredSession['memo']>,
+        prompt: body?.prompt ?? null,
+      },
     });
     webhooks.emit(workspace, 'session.continued', { session_id: row.id, round_number: firstRound });
     return continued;
@@ -130,14 +137,20 @@ export const sendSessionMessage: Handler<'sendSessionMessage'> = ({ path, body }
   const row = requireSession(context, path.id);
   refuseConsult(row, 'sent messages');
   if (!isActive(row.session.status) || row.session.status === 'created') {
-    throw new ProblemError(409, `A ${row.session.status} session takes no messages; only a running or continued one does.`);
+    throw new ProblemError(
+      409,
+      `A ${row.session.status} session takes no messages; only a running or continued one does.`,
+    );
   }
   const sendBack = body.send_back ?? [];
   // Any Synth of the library is a valid `send_back` entry (`SynthChoice`); whether it sits on this board
   // is the session's state, so one that does not is a conflict with it (seed "Errors": 409).
   const absent = sendBack.filter((slug) => !row.session.synths.includes(slug));
   if (absent.length > 0) {
-    throw new ProblemError(409, `${absent.map((slug) => `"${slug}"`).join(', ')} ${absent.length === 1 ? 'does' : 'do'} not sit on this board; send back only Synths of the session.`);
+    throw new ProblemError(
+      409,
+      `${absent.map((slug) => `"${slug}"`).join(', ')} ${absent.length === 1 ? 'does' : 'do'} not sit on this board; send back only Synths of the session.`,
+    );
   }
   const cost = sendBack.length * roundRate(row.session);
   const message = store.transaction(() => {
@@ -152,8 +165,18 @@ export const sendSessionMessage: Handler<'sendSessionMessage'> = ({ path, body }
         what: 'Sending these Synths back',
       });
     }
-    const { round } = runs.sendMessage(row.id, { content: body.content, ...(sendBack.length > 0 ? { send_back: sendBack } : {}) });
-    const record = { id: newId('msg'), session_id: row.id, content: body.content, send_back: sendBack, round, created_at: isoAt(now) };
+    const { round } = runs.sendMessage(row.id, {
+      content: body.content,
+      ...(sendBack.length > 0 ? { send_back: sendBack } : {}),
+    });
+    const record = {
+      id: newId('msg'),
+      session_id: row.id,
+      content: body.content,
+      send_back: sendBack,
+      round,
+      created_at: isoAt(now),
+    };
     store.messages.insert(record.id, row.id, record, now);
     store.sessions.update({
       ...row.session,

@@ -202,7 +202,10 @@ export const updateSession: Handler<'updateSession'> = ({ path, body }, context)
   // The request alone is bounded by the schema (`MetadataPatch`); what it leaves depends on the keys
   // already stored, so too many is a conflict with the session's state (seed "Errors": 409).
   if (merged.size > metadataKeyLimit) {
-    throw new ProblemError(409, `Metadata may hold at most ${metadataKeyLimit} keys; with the ${Object.keys(row.session.metadata).length} keys stored, this update would leave ${merged.size}.`);
+    throw new ProblemError(
+      409,
+      `Metadata may hold at most ${metadataKeyLimit} keys; with the ${Object.keys(row.session.metadata).length} keys stored, this update would leave ${merged.size}.`,
+    );
   }
   const session: StoredSession = {
     ...row.session,

@@ -66,7 +66,12 @@ async function* recordedEvents(
     }
     const events = store.streamEvents.after(sessionId, stream, last);
     for (const [index, recorded] of events.entries()) {
-      yield { event: recorded.event, id: String(recorded.seq), ...(first ? { retry: retryMs } : {}), data: recorded.data };
+      yield {
+        event: recorded.event,
+        id: String(recorded.seq),
+        ...(first ? { retry: retryMs } : {}),
+        data: recorded.data,
+      };
       first = false;
       last = recorded.seq;
       const newest = index === events.length - 1;
@@ -74,7 +79,10 @@ async function* recordedEvents(
         return;
       }
     }
-    if (finite || (events.length === 0 && !isActive(row.session.status) && store.streamEvents.lastSeq(sessionId, stream) > 0)) {
+    if (
+      finite ||
+      (events.length === 0 && !isActive(row.session.status) && store.streamEvents.lastSeq(sessionId, stream) > 0)
+    ) {
       return;
     }
     await changed;
@@ -90,7 +98,13 @@ export const streamSessionEvents: Handler<'streamSessionEvents'> = ({ path, quer
   const after = resumeAfter(lastEventIdOf(headers), context.services.store.streamEvents.lastSeq(row.id, 'events'));
   return {
     status: 200,
-    stream: recordedEvents(context, row.id, 'events', after, query.finite ?? false) as AsyncIterable<SessionStreamEvent>,
+    stream: recordedEvents(
+      context,
+      row.id,
+      'events',
+      after,
+      query.finite ?? false,
+    ) as AsyncIterable<SessionStreamEvent>,
   };
 };
 
@@ -99,6 +113,12 @@ export const streamSessionSummary: Handler<'streamSessionSummary'> = ({ path, qu
   const after = resumeAfter(lastEventIdOf(headers), context.services.store.streamEvents.lastSeq(row.id, 'summary'));
   return {
     status: 200,
-    stream: recordedEvents(context, row.id, 'summary', after, query.finite ?? false) as AsyncIterable<SessionSummaryStreamEvent>,
+    stream: recordedEvents(
+      context,
+      row.id,
+      'summary',
+      after,
+      query.finite ?? false,
+    ) as AsyncIterable<SessionSummaryStreamEvent>,
   };
 };

@@ -25,7 +25,11 @@ const verifyInstructions =
   '"<X-Service-Timestamp>.<raw body>" keyed with this signing secret. Compare in constant time, and ' +
   'reject a timestamp more than 300 seconds from now.';
 
-function resourceOf(stored: StoredRecord<SubscriptionRecord>, target: TargetState, defaultEnvelope: EnvelopeForm): WebhookSubscription {
+function resourceOf(
+  stored: StoredRecord<SubscriptionRecord>,
+  target: TargetState,
+  defaultEnvelope: EnvelopeForm,
+): WebhookSubscription {
   return {
     id: stored.id,
     label: stored.record.label,
@@ -76,7 +80,12 @@ export const createWebhook: Handler<'createWebhook'> = ({ body }, context) => {
   const now = clock.now();
   store.transaction(() => {
     const envelope = body.envelope === undefined ? {} : { envelope: body.envelope };
-    store.webhookSubscriptions.insert(id, context.workspace.id, { label: body.label, ...envelope, created_at: isoAt(now), updated_at: isoAt(now) }, now);
+    store.webhookSubscriptions.insert(
+      id,
+      context.workspace.id,
+      { label: body.label, ...envelope, created_at: isoAt(now), updated_at: isoAt(now) },
+      now,
+    );
     webhooks.outbox.saveTarget({
       id,
       kind: 'subscription',
@@ -89,20 +98,32 @@ export const createWebhook: Handler<'createWebhook'> = ({ body }, context) => {
   });
   return {
     status: 201,
-    body: { ok: true, subscription: { id, label: body.label }, signing_secret: secret, verify_instructions: verifyInstructions },
+    body: {
+      ok: true,
+      subscription: { id, label: body.label },
+      signing_secret: secret,
+      verify_instructions: verifyInstructions,
+    },
     headers: { Location: `/v1/webhooks/${id}` },
   };
 };
 
 export const listWebhooks: Handler<'listWebhooks'> = ({ query }, context) => {
   const { store, webhooks } = context.services;
-  const page = recordPage(context.services, `webhooks:${context.workspace.id}`, store.webhookSubscriptions, context.workspace.id, query, (row) => {
-    const target = webhooks.outbox.getTarget(row.id);
-    if (target === undefined) {
-      throw new Error(`webhook subscription ${row.id} has no outbox target`);
-    }
-    return resourceOf(row, target, webhooks.defaultEnvelope);
-  });
+  const page = recordPage(
+    context.services,
+    `webhooks:${context.workspace.id}`,
+    store.webhookSubscriptions,
+    context.workspace.id,
+    query,
+    (row) => {
+      const target = webhooks.outbox.getTarget(row.id);
+      if (target === undefined) {
+        throw new Error(`webhook subscription ${row.id} has no outbox target`);
+      }
+      return resourceOf(row, target, webhooks.defaultEnvelope);
+    },
+  );
   return { status: 200, body: page };
 };
 
@@ -115,7 +136,12 @@ export const updateWebhook: Handler<'updateWebhook'> = ({ path, body }, context)
   const { stored, target } = requireSubscription(context, path.id);
   const { store, webhooks, clock } = context.services;
   const envelope = body.envelope ?? stored.record.envelope;
-  const record = { ...stored.record, label: body.label ?? stored.record.label, ...(envelope === undefined ? {} : { envelope }), updated_at: isoAt(clock.now()) };
+  const record = {
+    ...stored.record,
+    label: body.label ?? stored.record.label,
+    ...(envelope === undefined ? {} : { envelope }),
+    updated_at: isoAt(clock.now()),
+  };
   store.transaction(() => {
     store.webhookSubscriptions.update(stored.id, record);
     webhooks.outbox.saveTarget({ ...target, url: body.url ?? target.url, events: body.events ?? target.events });
@@ -137,7 +163,10 @@ export const deleteWebhook: Handler<'deleteWebhook'> = ({ path }, context) => {
 export const enableWebhook: Handler<'enableWebhook'> = ({ path }, context) => {
   const { stored, target } = requireSubscription(context, path.id);
   if (target.pausedAt === null) {
-    throw new ProblemError(409, `Webhook subscription ${stored.id} is active; only a paused subscription can be enabled.`);
+    throw new ProblemError(
+      409,
+      `Webhook subscription ${stored.id} is active; only a paused subscription can be enabled.`,
+    );
   }
   const { store, webhooks, clock } = context.services;
   store.transaction(() => {
@@ -159,7 +188,19 @@ export const listWebhookDeliveries: Handler<'listWebhookDeliveries'> = ({ path, 
     .listAttempts(stored.id, 100)
     .map((attempt) => ({ attempt, key: { createdAt: attempt.attemptedAt, id: attempt.id } }))
     .sort((a, b) => b.key.createdAt - a.key.createdAt || (a.key.id < b.key.id ? 1 : -1))
-    .filter(({ key }) => after === undefined || key.createdAt < after.createdAt || (key.createdAt === after.createdAt && key.id < after.id));
-  const page = keysetPage(cursors, list, attempts.slice(0, limit + 1), limit, (row) => row.key, (row) => toAttemptResource(row.attempt));
+    .filter(
+      ({ key }) =>
+        after === undefined ||
+        key.createdAt < after.createdAt ||
+        (key.createdAt === after.createdAt && key.id < after.id),
+    );
+  const page = keysetPage(
+    cursors,
+    list,
+    attempts.slice(0, limit + 1),
+    limit,
+    (row) => row.key,
+    (row) => toAttemptResource(row.attempt),
+  );
   return { status: 200, body: page };
 };

@@ -27,7 +27,14 @@ function mcpServer(services: Services, tool: ConsultTool, principal: Principal, 
     { capabilities: { tools: {} } },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [{ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }],
+    tools: [
+      {
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+      },
+    ],
   }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     if (request.params.name !== tool.name) {
@@ -61,10 +68,19 @@ function requireUsableHost(request: FastifyRequest): void {
   }
 }
 
-async function handlePost(services: Services, tool: ConsultTool, checks: ToolCallChecks, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function handlePost(
+  services: Services,
+  tool: ConsultTool,
+  checks: ToolCallChecks,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   requireUsableHost(request);
   const principal = authenticate(services, request.headers.authorization);
-  const apiVersion = services.versions.negotiate(request.headers[apiVersionHeader.toLowerCase()], principal.workspace.apiVersion);
+  const apiVersion = services.versions.negotiate(
+    request.headers[apiVersionHeader.toLowerCase()],
+    principal.workspace.apiVersion,
+  );
   const state = stateOf(request);
   if (state !== undefined) {
     // A problem answered from here on carries the caller's version and rate-limit headers.
@@ -72,7 +88,12 @@ async function handlePost(services: Services, tool: ConsultTool, checks: ToolCal
     state.apiVersion = apiVersion;
   }
   requireTier(services, principal.workspace);
-  const rateLimitHeaders = services.rateLimits.hit(`key:${principal.apiKey.id}`, 'messages', principal.workspace.tier, services.clock.now()).headers;
+  const rateLimitHeaders = services.rateLimits.hit(
+    `key:${principal.apiKey.id}`,
+    'messages',
+    principal.workspace.tier,
+    services.clock.now(),
+  ).headers;
   if (state !== undefined) {
     state.rateLimitHeaders = rateLimitHeaders;
   }

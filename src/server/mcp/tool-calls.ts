@@ -36,16 +36,26 @@ export function callConsultTool(
   const input = services.validator.validate(tool.inputPointer, args);
   if (!input.valid) {
     const errors = violationsOf(input.errors, '#/arguments');
-    return toolError(services, tool, new ProblemError(400, `The arguments of ${tool.name} do not match ConsultTurnInput.`, { errors }));
+    return toolError(
+      services,
+      tool,
+      new ProblemError(400, `The arguments of ${tool.name} do not match ConsultTurnInput.`, { errors }),
+    );
   }
   try {
     const output = takeConsultTurn(services, workspace, args as ConsultTurnRequest);
     if (checks.validateOutput) {
       const result = services.validator.validate(tool.outputPointer, output);
       if (!result.valid) {
-        const problems = violationsOf(result.errors, '#/output').map((violation) => `${violation.pointer} ${violation.detail}`);
+        const problems = violationsOf(result.errors, '#/output').map(
+          (violation) => `${violation.pointer} ${violation.detail}`,
+        );
         checks.onViolation?.({ operationId: tool.name, status: 200, problems });
-        return toolError(services, tool, new ProblemError(500, `The tool output broke the contract: ${problems.slice(0, 3).join('; ')}.`));
+        return toolError(
+          services,
+          tool,
+          new ProblemError(500, `The tool output broke the contract: ${problems.slice(0, 3).join('; ')}.`),
+        );
       }
     }
     // Structured content, and the same JSON as text for clients that read only text (MCP "Tools").

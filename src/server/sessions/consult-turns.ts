@@ -24,7 +24,11 @@ export interface ConsultTurnRequest {
 }
 
 /** Takes one turn of the caller's consult session; refusals are problems (404, 409, 402). */
-export function takeConsultTurn(services: Services, workspace: Workspace, request: ConsultTurnRequest): ConsultTurnOutput {
+export function takeConsultTurn(
+  services: Services,
+  workspace: Workspace,
+  request: ConsultTurnRequest,
+): ConsultTurnOutput {
   const { store, clock } = services;
   const output = store.transaction(() => {
     const row = store.sessions.get(workspace.id, request.session_id);
@@ -33,10 +37,16 @@ export function takeConsultTurn(services: Services, workspace: Workspace, reques
     }
     const { session } = row;
     if (session.session_type !== 'consult' || session.synth_id === null || session.synth_id === undefined) {
-      throw new ProblemError(409, `Session ${row.id} is a boardroom session; only a consult session takes consult turns.`);
+      throw new ProblemError(
+        409,
+        `Session ${row.id} is a boardroom session; only a consult session takes consult turns.`,
+      );
     }
     if (session.status !== 'created' && session.status !== 'running') {
-      throw new ProblemError(409, `A ${session.status} consult session takes no turns; only a created or running one does.`);
+      throw new ProblemError(
+        409,
+        `A ${session.status} consult session takes no turns; only a created or running one does.`,
+      );
     }
     const now = clock.now();
     const turn = store.messages.all(row.id).length + 1;
@@ -59,8 +69,19 @@ export function takeConsultTurn(services: Services, workspace: Workspace, reques
     });
     const messageId = newId('msg');
     const at = isoAt(now);
-    store.messages.insert(messageId, row.id, { id: messageId, session_id: row.id, content: request.message, send_back: [], round: turn, created_at: at }, now);
-    store.streamEvents.append(row.id, 'events', 'synth.message', { synth: session.synth_id, round: turn, content: taken.reply }, now);
+    store.messages.insert(
+      messageId,
+      row.id,
+      { id: messageId, session_id: row.id, content: request.message, send_back: [], round: turn, created_at: at },
+      now,
+    );
+    store.streamEvents.append(
+      row.id,
+      'events',
+      'synth.message',
+      { synth: session.synth_id, round: turn, content: taken.reply },
+      now,
+    );
     const updated: StoredSession = {
       ...session,
       status: session.status === 'created' ? transition(session.status, 'running', 'begun') : session.status,

@@ -13,11 +13,11 @@ import type { CreditKind, CreditUsage } from '../store/credits.js';
 export const topupUrl = 'https://console.decision-board.example/billing/credits';
 
 export function insufficientCredits(estimate: number, balance: number, what: string): ProblemError {
-  return new ProblemError(
-    402,
-    `${what} needs ${estimate} credits; the balance is ${balance}.`,
-    { session_estimate_credits: estimate, balance_credits: balance, topup_url: topupUrl },
-  );
+  return new ProblemError(402, `${what} needs ${estimate} credits; the balance is ${balance}.`, {
+    session_estimate_credits: estimate,
+    balance_credits: balance,
+    topup_url: topupUrl,
+  });
 }
 
 export interface Spend {

@@ -47,7 +47,11 @@ export function outcomeGeneration(services: Services, onError: (error: unknown) 
       store.outcomes.markReady(outcome);
       const workspace = store.workspaces.get(row.workspaceId);
       if (workspace !== undefined) {
-        webhooks.emit(workspace, 'outcomes.ready', { session_id: row.id, format: outcome.format, outcome_id: outcome.id });
+        webhooks.emit(workspace, 'outcomes.ready', {
+          session_id: row.id,
+          format: outcome.format,
+          outcome_id: outcome.id,
+        });
       }
     });
   }

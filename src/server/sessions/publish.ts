@@ -19,7 +19,13 @@ export function roundRate(session: StoredSession): number {
   return creditsPerSynthRound(session.model_class === 'premium' ? 'premium' : 'standard');
 }
 
-function appendSummary(services: Services, sessionId: string, name: 'summary.update' | 'summary.final', summary: BoardSummary, now: number): void {
+function appendSummary(
+  services: Services,
+  sessionId: string,
+  name: 'summary.update' | 'summary.final',
+  summary: BoardSummary,
+  now: number,
+): void {
   services.store.streamEvents.append(sessionId, 'summary', name, stampSummary(summary, new Date(now)), now);
 }
 
@@ -27,7 +33,13 @@ function appendSummary(services: Services, sessionId: string, name: 'summary.upd
  * Ends a run that stopped before its memo (failure or cancellation): the unspent part of the estimate
  * returns to the pool, as the reconciliation the seed describes for cancellation.
  */
-export function reconcile(services: Services, row: SessionRow, session: StoredSession, reason: string, now: number): StoredSession {
+export function reconcile(
+  services: Services,
+  row: SessionRow,
+  session: StoredSession,
+  reason: string,
+  now: number,
+): StoredSession {
   const refunded = Math.max(0, session.estimated_cost_credits - session.credits_charged - session.credits_refunded);
   if (refunded > 0) {
     services.store.credits.record({
@@ -124,7 +136,12 @@ export function publishStep(services: Services, row: SessionRow, step: BoardStep
 }
 
 /** Records the end of a cancelled run on both streams. */
-export function publishCancellation(services: Services, row: SessionRow, session: StoredSession, summary: BoardSummary | undefined): void {
+export function publishCancellation(
+  services: Services,
+  row: SessionRow,
+  session: StoredSession,
+  summary: BoardSummary | undefined,
+): void {
   const now = services.clock.now();
   services.store.streamEvents.append(
     row.id,

@@ -86,12 +86,15 @@ export function newSession(fields: NewSessionFields): StoredSession {
 export function transcriptOf(services: Services, row: SessionRow): SessionTranscript {
   const { streamEvents, messages } = services.store;
   const events = streamEvents.after(row.id, 'events', 0);
-  const data = <T>(name: string): T[] => events.filter((event) => event.event === name).map((event) => JSON.parse(event.data) as T);
+  const data = <T>(name: string): T[] =>
+    events.filter((event) => event.event === name).map((event) => JSON.parse(event.data) as T);
   return {
     session: row.session,
     messages: data<SynthMessageEventData>('synth.message'),
     rounds: data<RoundCompleteEventData>('round.complete'),
-    requests: messages.all(row.id).map(({ record }) => ({ round: record.round, content: record.content, send_back: record.send_back })),
+    requests: messages
+      .all(row.id)
+      .map(({ record }) => ({ round: record.round, content: record.content, send_back: record.send_back })),
     synthesis: row.synthesis,
     memo: row.session.memo ?? null,
   };

@@ -34,7 +34,9 @@ function layout(title: string, body: string): string {
 }
 
 function list(items: string[]): string {
-  return items.length === 0 ? '<p class="note">None.</p>' : `<ul>${items.map((item) => `<li>${item}</li>`).join('')}</ul>`;
+  return items.length === 0
+    ? '<p class="note">None.</p>'
+    : `<ul>${items.map((item) => `<li>${item}</li>`).join('')}</ul>`;
 }
 
 function memoSection(session: StoredSession): string {

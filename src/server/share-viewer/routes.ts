@@ -51,7 +51,10 @@ function render(opening: ShareOpening): { status: number; html: string; headers?
       return { status: 429, html: messagePage('Too many attempts', wait), headers };
     }
     case 'gone':
-      return { status: 410, html: messagePage('This link no longer works', `It was ${opening.reason} at ${opening.at}.`) };
+      return {
+        status: 410,
+        html: messagePage('This link no longer works', `It was ${opening.reason} at ${opening.at}.`),
+      };
     case 'unknown':
       return { status: 404, html: messagePage('No such link', 'Check that the address was copied in full.') };
   }
@@ -59,7 +62,11 @@ function render(opening: ShareOpening): { status: number; html: string; headers?
 
 function send(reply: FastifyReply, opening: ShareOpening): FastifyReply {
   const { status, html, headers = {} } = render(opening);
-  return reply.code(status).headers({ ...pageHeaders, ...headers }).type('text/html; charset=utf-8').send(html);
+  return reply
+    .code(status)
+    .headers({ ...pageHeaders, ...headers })
+    .type('text/html; charset=utf-8')
+    .send(html);
 }
 
 /** The `password` field of the posted form. */

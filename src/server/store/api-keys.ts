@@ -85,7 +85,9 @@ export function apiKeyStore(db: SqliteDatabase) {
   );
   const byHash = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE secret_hash = ?');
   const expire = db.prepare('UPDATE api_keys SET expires_at = ?, rotated_to = ? WHERE id = ?');
-  const revoke = db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)');
+  const revoke = db.prepare(
+    'UPDATE api_keys SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)',
+  );
   const endOf = db.prepare<[string], { expires_at: number | null }>('SELECT expires_at FROM api_keys WHERE id = ?');
   const environmentOf = db.prepare<[string], { environment: Environment }>(
     'SELECT environment FROM api_keys WHERE workspace_id = ? LIMIT 1',
@@ -105,7 +107,13 @@ export function apiKeyStore(db: SqliteDatabase) {
     if (held !== undefined && held !== parsed.environment) {
       throw new Error(`workspace ${workspaceId} holds ${held} keys; a ${parsed.environment} key cannot be added to it`);
     }
-    const key: ApiKey = { id: newId('key'), workspaceId, environment: parsed.environment, hint: keyHint(secret), expiresAt: null };
+    const key: ApiKey = {
+      id: newId('key'),
+      workspaceId,
+      environment: parsed.environment,
+      hint: keyHint(secret),
+      expiresAt: null,
+    };
     insert.run(key.id, workspaceId, hashSecret(secret), key.hint, key.environment, now);
     cache.clear();
     return key;

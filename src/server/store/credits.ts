@@ -55,7 +55,16 @@ export function creditStore(db: SqliteDatabase) {
   }
 
   function record(entry: LedgerEntry): void {
-    insert.run(newId('cru'), entry.workspaceId, entry.at, entry.source ?? 'api', entry.kind, entry.credits, entry.sessionId, entry.description);
+    insert.run(
+      newId('cru'),
+      entry.workspaceId,
+      entry.at,
+      entry.source ?? 'api',
+      entry.kind,
+      entry.credits,
+      entry.sessionId,
+      entry.description,
+    );
   }
 
   const spend = db.transaction((entry: Omit<LedgerEntry, 'credits'> & { amount: number }) => {

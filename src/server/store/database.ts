@@ -46,7 +46,9 @@ export function prepareDatabase(db: SqliteDatabase): SqliteDatabase {
 function migrate(db: SqliteDatabase): void {
   const applied = Number(db.pragma('user_version', { simple: true }));
   if (applied > migrations.length) {
-    throw new Error(`the database was written by a newer boardkit (schema ${applied}, this build knows ${migrations.length})`);
+    throw new Error(
+      `the database was written by a newer boardkit (schema ${applied}, this build knows ${migrations.length})`,
+    );
   }
   for (let index = applied; index < migrations.length; index += 1) {
     db.transaction(() => {

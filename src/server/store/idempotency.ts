@@ -56,7 +56,11 @@ export function idempotencyStore(db: SqliteDatabase) {
       }
       return {
         outcome: 'replay',
-        response: { status: row.status, headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body },
+        response: {
+          status: row.status,
+          headers: JSON.parse(row.headers ?? '{}') as Record<string, string>,
+          body: row.body,
+        },
       };
     }
     // A record past its window no longer counts: the key starts afresh.

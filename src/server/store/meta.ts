@@ -9,7 +9,9 @@ import type { SqliteDatabase } from './database.js';
 export function metaStore(db: SqliteDatabase) {
   const find = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
   const insert = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
-  const upsert = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const upsert = db.prepare(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  );
   return {
     /** The value of `key`, created with `initial()` the first time it is asked for. */
     getOrCreate(key: string, initial: () => string): string {
@@ -24,7 +26,10 @@ export function metaStore(db: SqliteDatabase) {
       upsert.run('clock_floor', String(epochMs));
     },
     cursorSecret(): Buffer {
-      return Buffer.from(this.getOrCreate('cursor_secret', () => randomBytes(32).toString('hex')), 'hex');
+      return Buffer.from(
+        this.getOrCreate('cursor_secret', () => randomBytes(32).toString('hex')),
+        'hex',
+      );
     },
   };
 }

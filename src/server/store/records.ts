@@ -45,7 +45,9 @@ export function recordTable<T>(db: SqliteDatabase, table: string, parentColumn: 
     `SELECT ${columns} FROM ${table} WHERE ${parentColumn} = ? AND (created_at, id) > (?, ?)
      ORDER BY created_at ASC, id ASC LIMIT ?`,
   );
-  const all = db.prepare<[string], RecordRow>(`SELECT ${columns} FROM ${table} WHERE ${parentColumn} = ? ORDER BY created_at, id`);
+  const all = db.prepare<[string], RecordRow>(
+    `SELECT ${columns} FROM ${table} WHERE ${parentColumn} = ? ORDER BY created_at, id`,
+  );
   const deleteByParent = db.prepare(`DELETE FROM ${table} WHERE ${parentColumn} = ?`);
   const remove = db.prepare(`DELETE FROM ${table} WHERE id = ?`);
 

@@ -68,7 +68,13 @@ export function sessionAnswers(db: SqliteDatabase, capacity = defaultKeptSession
  * puts the last members of `{ ...record, ...sessionUrls }` (src/server/sessions/resource.ts), so the text
  * is the same. `sessionsUrl` is JSON text already (`{base_url}/v1/sessions/`, escaped, unquoted).
  */
-export function sessionAnswer(id: string, workspaceId: string, createdAt: number, recordJson: string, sessionsUrl: string): SessionAnswer {
+export function sessionAnswer(
+  id: string,
+  workspaceId: string,
+  createdAt: number,
+  recordJson: string,
+  sessionsUrl: string,
+): SessionAnswer {
   const url = `${sessionsUrl}${id}`;
   const urls = `,"events_url":"${url}/events","outcomes_url":"${url}/outcomes"}`;
   // Written into one buffer piece by piece, the URLs over the record's closing brace: the record as SQLite

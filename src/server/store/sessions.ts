@@ -32,7 +32,8 @@ type AlwaysWritten =
   | 'completed_at'
   | 'archived_at';
 
-export type StoredSession = Omit<Session, 'events_url' | 'outcomes_url' | AlwaysWritten> & Required<Pick<Session, AlwaysWritten>>;
+export type StoredSession = Omit<Session, 'events_url' | 'outcomes_url' | AlwaysWritten> &
+  Required<Pick<Session, AlwaysWritten>>;
 
 export interface SessionRow {
   id: string;
@@ -86,7 +87,9 @@ export function sessionStore(db: SqliteDatabase, keptSessions?: number) {
   );
   const setSynthesis = db.prepare('UPDATE sessions SET synthesis = ? WHERE id = ?');
   const byId = db.prepare<[string], Row>('SELECT * FROM sessions WHERE id = ?');
-  const recordById = db.prepare<[string], [string, string, number]>('SELECT workspace_id, record, created_at FROM sessions WHERE id = ?').raw();
+  const recordById = db
+    .prepare<[string], [string, string, number]>('SELECT workspace_id, record, created_at FROM sessions WHERE id = ?')
+    .raw();
   const update = db.prepare('UPDATE sessions SET record = ? WHERE id = ?');
   const setRun = db.prepare('UPDATE sessions SET run = ?, next_step_at = ? WHERE id = ?');
   // The row value comparison lets SQLite seek the index to the cursor's position, so a page deep in a
@@ -112,7 +115,11 @@ export function sessionStore(db: SqliteDatabase, keptSessions?: number) {
     }
     return statement;
   };
-  const pageRows = db.prepare<[string, number, string, number], [string, number, string]>(`SELECT id, created_at, record FROM sessions WHERE ${after} ?`).raw();
+  const pageRows = db
+    .prepare<[string, number, string, number], [string, number, string]>(
+      `SELECT id, created_at, record FROM sessions WHERE ${after} ?`,
+    )
+    .raw();
   // A run in progress always has its next step's due time (`setRun`), so the partial index on
   // `next_step_at` finds them without reading every session at start-up.
   const withRuns = db.prepare<[], Row>('SELECT * FROM sessions WHERE next_step_at IS NOT NULL ORDER BY next_step_at');
@@ -182,7 +189,10 @@ export function sessionStore(db: SqliteDatabase, keptSessions?: number) {
     listPage(workspaceId: string, after: Keyset | undefined, limit: number, sessionsUrl: string): ListedPage {
       answers.read(sessionsUrl);
       const position = after ?? { createdAt: Number.MAX_SAFE_INTEGER, id: '' };
-      const ids = pageIds(limit + 1).get(workspaceId, position.createdAt, position.id)?.split(' ') ?? [];
+      const ids =
+        pageIds(limit + 1)
+          .get(workspaceId, position.createdAt, position.id)
+          ?.split(' ') ?? [];
       const shown = Math.min(ids.length, limit);
       const items = new Array<SessionAnswer>(shown);
       for (let index = 0; index < shown; index += 1) {

@@ -25,7 +25,9 @@ export function passwordMatches(password: string, stored: string): boolean {
 export function shareStore(db: SqliteDatabase) {
   const records = recordTable<Share>(db, 'shares', 'session_id');
   const setPassword = db.prepare('UPDATE shares SET password_hash = ? WHERE id = ?');
-  const passwordOf = db.prepare<[string], { password_hash: string | null }>('SELECT password_hash FROM shares WHERE id = ?');
+  const passwordOf = db.prepare<[string], { password_hash: string | null }>(
+    'SELECT password_hash FROM shares WHERE id = ?',
+  );
   // The expression matches the `shares_by_url` index.
   const byUrl = db.prepare<[string], { id: string }>("SELECT id FROM shares WHERE json_extract(record, '$.url') = ?");
   const countView = db.prepare(

@@ -20,7 +20,9 @@ export function streamEventStore(db: SqliteDatabase) {
   const last = db.prepare<[string, string], { seq: number | null }>(
     'SELECT MAX(seq) AS seq FROM stream_events WHERE session_id = ? AND stream = ?',
   );
-  const insert = db.prepare('INSERT INTO stream_events (session_id, stream, seq, event, data, at) VALUES (?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO stream_events (session_id, stream, seq, event, data, at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const after = db.prepare<[string, string, number], RecordedEvent>(
     'SELECT seq, event, data, at FROM stream_events WHERE session_id = ? AND stream = ? AND seq > ? ORDER BY seq',
   );

@@ -37,7 +37,9 @@ const fromRow = (row: WorkspaceRow): Workspace => ({
 });
 
 export function workspaceStore(db: SqliteDatabase) {
-  const insert = db.prepare('INSERT INTO workspaces (id, user_id, tier, api_version, created_at) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO workspaces (id, user_id, tier, api_version, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
   const byId = db.prepare<[string], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?');
   const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM workspaces');
   const setTier = db.prepare('UPDATE workspaces SET tier = ? WHERE id = ?');

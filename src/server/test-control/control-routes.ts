@@ -61,14 +61,24 @@ function switchFaults(switches: FaultSwitches, body: Record<string, unknown>): v
   }
   const unknown = switches.set(active as string[]);
   if (unknown.length > 0) {
-    throw new ProblemError(400, `Unknown faults: ${unknown.join(', ')}. GET ${controlPath}/faults lists the available ones.`, {
-      errors: unknown.map((name) => ({ pointer: `#/body/active/${active.indexOf(name)}`, detail: `${JSON.stringify(name)} is not a fault of the catalogue` })),
-    });
+    throw new ProblemError(
+      400,
+      `Unknown faults: ${unknown.join(', ')}. GET ${controlPath}/faults lists the available ones.`,
+      {
+        errors: unknown.map((name) => ({
+          pointer: `#/body/active/${active.indexOf(name)}`,
+          detail: `${JSON.stringify(name)} is not a fault of the catalogue`,
+        })),
+      },
+    );
   }
 }
 
 export function registerControlRoutes(app: FastifyInstance, clock: ScaledClock, switches: FaultSwitches): void {
-  const faultState = (): { available: string[]; active: string[] } => ({ available: switches.available(), active: switches.active().map((fault) => fault.name) });
+  const faultState = (): { available: string[]; active: string[] } => ({
+    available: switches.available(),
+    active: switches.active().map((fault) => fault.name),
+  });
   const routes: Record<string, Record<string, (request: FastifyRequest) => unknown>> = {
     [`${controlPath}/clock`]: {
       GET: () => clockState(clock),

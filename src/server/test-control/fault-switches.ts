@@ -21,7 +21,8 @@ export function faultSwitches(catalogue: readonly Fault[], onChange: () => void 
   return {
     available: () => [...byName.keys()],
     active: () => active,
-    activeAt: <K extends keyof Fault>(seam: K) => active.filter((fault): fault is Fault & Required<Pick<Fault, K>> => fault[seam] !== undefined),
+    activeAt: <K extends keyof Fault>(seam: K) =>
+      active.filter((fault): fault is Fault & Required<Pick<Fault, K>> => fault[seam] !== undefined),
     set(names) {
       const unknown = names.filter((name) => !byName.has(name));
       if (unknown.length === 0) {

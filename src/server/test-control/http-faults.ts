@@ -15,14 +15,19 @@ import type { FaultRequest, FaultResponse, FaultState } from './faults/types.js'
 export const controlPath = '/_test';
 export const controlHeader = 'X-Boardkit-Test-Control';
 
-const isControl = (url: string): boolean => url === controlPath || url.startsWith(`${controlPath}/`) || url.startsWith(`${controlPath}?`);
+const isControl = (url: string): boolean =>
+  url === controlPath || url.startsWith(`${controlPath}/`) || url.startsWith(`${controlPath}?`);
 
 /** Finds the operation of a method and path; a literal segment wins over a template (`/x/search` over `/x/{id}`). */
 export function routeFinder(routes: readonly Route[]): (method: string, path: string) => Route | undefined {
   const patterns = routes
-    .map((route) => ({ route, pattern: new RegExp(`^${route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`) }))
+    .map((route) => ({
+      route,
+      pattern: new RegExp(`^${route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    }))
     .sort((a, b) => a.route.path.split('{').length - b.route.path.split('{').length);
-  return (method, path) => patterns.find(({ route, pattern }) => route.method === method.toLowerCase() && pattern.test(path))?.route;
+  return (method, path) =>
+    patterns.find(({ route, pattern }) => route.method === method.toLowerCase() && pattern.test(path))?.route;
 }
 
 export interface HttpFaults {
@@ -40,7 +45,11 @@ function headersOf(reply: FastifyReply): Record<string, string> {
   );
 }
 
-export function httpFaults(switches: FaultSwitches, state: FaultState, findRoute: ReturnType<typeof routeFinder>): HttpFaults {
+export function httpFaults(
+  switches: FaultSwitches,
+  state: FaultState,
+  findRoute: ReturnType<typeof routeFinder>,
+): HttpFaults {
   const views = new WeakMap<IncomingMessage, FaultRequest>();
   const answered = new WeakSet<IncomingMessage>();
 
@@ -49,7 +58,13 @@ export function httpFaults(switches: FaultSwitches, state: FaultState, findRoute
     if (view === undefined) {
       const url = new URL(`http://reference.invalid${raw.url ?? '/'}`);
       const method = raw.method ?? 'GET';
-      view = { method, url, headers: raw.headers as Record<string, string | undefined>, body: Buffer.alloc(0), route: findRoute(method, url.pathname) };
+      view = {
+        method,
+        url,
+        headers: raw.headers as Record<string, string | undefined>,
+        body: Buffer.alloc(0),
+        route: findRoute(method, url.pathname),
+      };
       views.set(raw, view);
     }
     return view;
@@ -83,7 +98,8 @@ export function httpFaults(switches: FaultSwitches, state: FaultState, findRoute
     for (const [name, value] of Object.entries(response.headers).filter(([each, kept]) => headers[each] !== kept)) {
       reply.header(name, value);
     }
-    const streamed = payload !== null && payload !== undefined && typeof payload !== 'string' && !Buffer.isBuffer(payload);
+    const streamed =
+      payload !== null && payload !== undefined && typeof payload !== 'string' && !Buffer.isBuffer(payload);
     return streamed || response.text === text ? payload : response.text;
   }
 

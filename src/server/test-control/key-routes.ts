@@ -60,15 +60,25 @@ function provision(services: Services, body: Record<string, unknown>): Record<st
   let legacySecret: string | undefined;
   if (legacyUrl !== undefined) {
     try {
-      legacySecret = configureLegacyWebhooks(store, services.webhooks.outbox, [{ apiKey: secret, url: legacyUrl }])[0]?.secret;
+      legacySecret = configureLegacyWebhooks(store, services.webhooks.outbox, [{ apiKey: secret, url: legacyUrl }])[0]
+        ?.secret;
     } catch (error) {
       throw invalid('#/body/legacy_webhook_url', (error as Error).message);
     }
   }
-  return { api_key: secret, tier: workspace.tier, balance_credits: credits, ...(legacySecret === undefined ? {} : { legacy_webhook_secret: legacySecret }) };
+  return {
+    api_key: secret,
+    tier: workspace.tier,
+    balance_credits: credits,
+    ...(legacySecret === undefined ? {} : { legacy_webhook_secret: legacySecret }),
+  };
 }
 
-function rotate(services: Services, body: Record<string, unknown>, onRotated: (old: string, fresh: string) => void): Record<string, unknown> {
+function rotate(
+  services: Services,
+  body: Record<string, unknown>,
+  onRotated: (old: string, fresh: string) => void,
+): Record<string, unknown> {
   const { api_key: apiKey } = body;
   if (typeof apiKey !== 'string') {
     throw invalid('#/body/api_key', 'must be the key to rotate');
@@ -83,13 +93,22 @@ function rotate(services: Services, body: Record<string, unknown>, onRotated: (o
 }
 
 /** `onRotated` hears each key a rotation issues (the faults tell those keys apart). */
-export function registerKeyRoutes(app: FastifyInstance, services: () => Services, onRotated: (old: string, fresh: string) => void): void {
+export function registerKeyRoutes(
+  app: FastifyInstance,
+  services: () => Services,
+  onRotated: (old: string, fresh: string) => void,
+): void {
   const routes: Record<string, (request: FastifyRequest) => Record<string, unknown>> = {
     [`${controlPath}/keys`]: (request) => provision(services(), objectBody(request)),
     [`${controlPath}/keys/rotate`]: (request) => rotate(services(), objectBody(request), onRotated),
   };
   for (const [url, handler] of Object.entries(routes)) {
-    app.route({ method: 'POST', url, config, handler: async (request, reply) => reply.code(201).send(handler(request)) });
+    app.route({
+      method: 'POST',
+      url,
+      config,
+      handler: async (request, reply) => reply.code(201).send(handler(request)),
+    });
     // Every other method is refused with 405 and `Allow`, like the contract's routes.
     app.route({
       method: app.supportedMethods.filter((method) => method !== 'POST'),

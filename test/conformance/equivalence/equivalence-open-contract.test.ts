@@ -8,9 +8,13 @@ import { verdict } from './equivalent-run.js';
 import { openContractVariants } from './variants.js';
 
 describe('another correct implementation of the published service gets the same verdict', () => {
-  test.each(openContractVariants.map((row) => [row.name, row] as const))('%s', async (_, row) => {
-    const expected = await verdict(undefined, row.only);
-    expect(expected.exitCode).toBe(0);
-    expect(await verdict(row.variant, row.only, row.server)).toEqual(expected);
-  }, 240_000);
+  test.each(openContractVariants.map((row) => [row.name, row] as const))(
+    '%s',
+    async (_, row) => {
+      const expected = await verdict(undefined, row.only);
+      expect(expected.exitCode).toBe(0);
+      expect(await verdict(row.variant, row.only, row.server)).toEqual(expected);
+    },
+    240_000,
+  );
 });

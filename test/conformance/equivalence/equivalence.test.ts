@@ -19,9 +19,13 @@ function directVerdict(only: readonly string[] | undefined): Promise<Verdict> {
 }
 
 describe('another correct implementation gets the same verdict', () => {
-  test.each(variants.map((row) => [row.name, row] as const))('%s', async (_, row) => {
-    const expected = await directVerdict(row.only);
-    expect(expected.exitCode).toBe(0);
-    expect(await verdict(row.variant, row.only, row.server)).toEqual(expected);
-  }, 240_000);
+  test.each(variants.map((row) => [row.name, row] as const))(
+    '%s',
+    async (_, row) => {
+      const expected = await directVerdict(row.only);
+      expect(expected.exitCode).toBe(0);
+      expect(await verdict(row.variant, row.only, row.server)).toEqual(expected);
+    },
+    240_000,
+  );
 });

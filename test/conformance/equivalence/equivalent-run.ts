@@ -35,11 +35,24 @@ function verdictOf(result: RunResult): Verdict {
 }
 
 /** The suite's verdict on the reference server (started with `server`), through `variant` when given. */
-export async function verdict(variant: Variant | undefined, only?: readonly string[], server: ReferenceTargetOptions = {}, profile: Profile = everyVariant): Promise<Verdict> {
+export async function verdict(
+  variant: Variant | undefined,
+  only?: readonly string[],
+  server: ReferenceTargetOptions = {},
+  profile: Profile = everyVariant,
+): Promise<Verdict> {
   const target = await startReferenceTarget(server);
   const proxy = variant === undefined ? undefined : await startRewritingProxy(target.baseUrl, variant);
   try {
-    return verdictOf(await runConformance({ target: proxy?.baseUrl ?? target.baseUrl, apiKey: keyA, apiKeyB: keyB, profile, ...(only === undefined ? {} : { only }) }));
+    return verdictOf(
+      await runConformance({
+        target: proxy?.baseUrl ?? target.baseUrl,
+        apiKey: keyA,
+        apiKeyB: keyB,
+        profile,
+        ...(only === undefined ? {} : { only }),
+      }),
+    );
   } finally {
     await proxy?.close();
     await target.close();

@@ -20,17 +20,23 @@ interface Raw {
 /** One request as bytes on the wire: raw header names, and each chunk as it arrived. */
 function raw(url: string, method = 'GET', body?: unknown): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${keyA}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${keyA}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    };
     const outgoing = request(url, { method, headers }, (response) => {
       const chunks: string[] = [];
       response.setEncoding('utf8').on('data', (chunk: string) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, rawHeaders: response.rawHeaders, chunks, text: chunks.join('') }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, rawHeaders: response.rawHeaders, chunks, text: chunks.join('') }),
+      );
     });
     outgoing.on('error', reject).end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
 
-const row = (start: string): Variant => [...variants, ...openContractVariants].find((one) => one.name.startsWith(start))!.variant!;
+const row = (start: string): Variant =>
+  [...variants, ...openContractVariants].find((one) => one.name.startsWith(start))!.variant!;
 const namesOf = (answer: Raw): string[] => answer.rawHeaders.filter((_, index) => index % 2 === 0);
 function headerOf(answer: Raw, name: string): string | undefined {
   const index = answer.rawHeaders.findIndex((one, at) => at % 2 === 0 && one.toLowerCase() === name);
@@ -49,9 +55,12 @@ async function through(variant: Variant): Promise<string> {
 
 /** A session of the target that has completed, for a finite event stream. */
 async function completedSession(base: string): Promise<string> {
-  const started = JSON.parse((await raw(`${base}/v1/sessions`, 'POST', lineup)).text) as { id?: string; session_id?: string };
+  const started = JSON.parse((await raw(`${base}/v1/sessions`, 'POST', lineup)).text) as {
+    id?: string;
+    session_id?: string;
+  };
   const id = started.id ?? started.session_id ?? '';
-  for (let status = ''; status !== 'complete'; ) {
+  for (let status = ''; status !== 'complete';) {
     status = (JSON.parse((await raw(`${base}/v1/sessions/${id}?wait_ms=5000`)).text) as { status: string }).status;
   }
   return id;
@@ -66,7 +75,7 @@ afterAll(async () => {
   await target?.close();
 });
 
-describe('the proxy answers in each variant\'s way', () => {
+describe("the proxy answers in each variant's way", () => {
   test('header names in another case, Content-Type with or without charset', async () => {
     const upper = await raw(`${await through(row('header names in upper case'))}/v1/health`);
     const direct = namesOf(await raw(`${target.baseUrl}/v1/health`));
@@ -77,7 +86,9 @@ describe('the proxy answers in each variant\'s way', () => {
     expect(namesOf(upper).filter((name) => fromServer.includes(name))).toEqual([]);
     const plain = await raw(`${await through(row('Content-Type without'))}/v1/health`);
     expect(headerOf(plain, 'content-type')).toBe('application/json');
-    const charset = await raw(`${await through(row('Content-Type with a charset'))}/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E`);
+    const charset = await raw(
+      `${await through(row('Content-Type with a charset'))}/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E`,
+    );
     expect(headerOf(charset, 'content-type')).toMatch(/^application\/problem\+json; ?charset=utf-8$/i);
   });
 
@@ -92,17 +103,25 @@ describe('the proxy answers in each variant\'s way', () => {
   });
 
   test('unknown members, problem types on another host, and start response A1', async () => {
-    const extra = JSON.parse((await raw(`${await through(row('extra unknown'))}/v1/health`)).text) as Record<string, unknown>;
+    const extra = JSON.parse((await raw(`${await through(row('extra unknown'))}/v1/health`)).text) as Record<
+      string,
+      unknown
+    >;
     expect(extra['x_added_later']).toBeDefined();
-    const problem = JSON.parse((await raw(`${await through(row('problem type'))}/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E`)).text) as { type: string };
+    const problem = JSON.parse(
+      (await raw(`${await through(row('problem type'))}/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E`)).text,
+    ) as { type: string };
     expect(problem.type).toBe('https://errors.another-host.example/docs/problems/not-found');
-    const a1 = JSON.parse((await raw(`${await through(row('start response A1'))}/v1/sessions`, 'POST', lineup)).text) as object;
+    const a1 = JSON.parse(
+      (await raw(`${await through(row('start response A1'))}/v1/sessions`, 'POST', lineup)).text,
+    ) as object;
     expect(Object.keys(a1)).toEqual(['session_id']);
   });
 
   test('event streams with comments, CRLF line ends, and events split across writes', async () => {
     const id = await completedSession(target.baseUrl);
-    const stream = async (start: string): Promise<Raw> => raw(`${await through(row(start))}/v1/sessions/${id}/events?finite=true`);
+    const stream = async (start: string): Promise<Raw> =>
+      raw(`${await through(row(start))}/v1/sessions/${id}/events?finite=true`);
     expect((await stream('event streams with comment')).text).toMatch(/^: a comment between fields\r?\ndata:/m);
     const crlf = (await stream('event streams with CRLF')).text;
     expect(crlf).toContain('\r\n\r\n');
@@ -112,10 +131,15 @@ describe('the proxy answers in each variant\'s way', () => {
   });
 
   test('pages shorter than limit, and session reads without optional members', async () => {
-    const short = JSON.parse((await raw(`${await through(row('list pages shorter'))}/synths?limit=5`)).text) as { items: unknown[]; next_cursor: unknown };
+    const short = JSON.parse((await raw(`${await through(row('list pages shorter'))}/synths?limit=5`)).text) as {
+      items: unknown[];
+      next_cursor: unknown;
+    };
     expect({ items: short.items.length, more: typeof short.next_cursor }).toEqual({ items: 4, more: 'string' });
     const started = JSON.parse((await raw(`${target.baseUrl}/v1/sessions`, 'POST', lineup)).text) as { id: string };
-    const read = JSON.parse((await raw(`${await through(row('session reads without'))}/v1/sessions/${started.id}`)).text) as Record<string, unknown>;
+    const read = JSON.parse(
+      (await raw(`${await through(row('session reads without'))}/v1/sessions/${started.id}`)).text,
+    ) as Record<string, unknown>;
     expect(read['estimated_cost_credits']).toBeUndefined();
     // A running session has not completed: its optional completed_at, null on the server, is left out.
     expect('completed_at' in read).toBe(false);
@@ -137,10 +161,15 @@ describe('the proxy answers in each variant\'s way', () => {
     try {
       const base = await through(row('extra unknown'));
       const endpoint = receiver.endpoint();
-      const created = JSON.parse((await raw(`${base}/v1/webhooks`, 'POST', { label: 'proxy', url: endpoint.url, events: ['session.cancelled'] })).text) as { signing_secret: string; subscription: { id: string } };
+      const created = JSON.parse(
+        (await raw(`${base}/v1/webhooks`, 'POST', { label: 'proxy', url: endpoint.url, events: ['session.cancelled'] }))
+          .text,
+      ) as { signing_secret: string; subscription: { id: string } };
       const shown = JSON.parse((await raw(`${base}/v1/webhooks/${created.subscription.id}`)).text) as { url: string };
       expect(shown.url).toBe(endpoint.url);
-      const started = JSON.parse((await raw(`${base}/v1/sessions`, 'POST', { ...lineup, rounds: 10 })).text) as { id: string };
+      const started = JSON.parse((await raw(`${base}/v1/sessions`, 'POST', { ...lineup, rounds: 10 })).text) as {
+        id: string;
+      };
       expect((await raw(`${base}/v1/sessions/${started.id}/cancel`, 'POST', {})).status).toBe(200);
       expect(await endpoint.waitFor((deliveries) => deliveries.length > 0, 10_000)).toBe(true);
       const [delivery] = endpoint.deliveries();

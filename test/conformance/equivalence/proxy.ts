@@ -6,7 +6,13 @@
  * a delivery and sign it again before passing it on. The same holds for a legacy per-key webhook URL that
  * the suite sets through the test control (`POST /_test/keys`), signed again over the body alone.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signDelivery, signLegacyDelivery } from '../../../src/webhooks/signing.js';
 
@@ -46,13 +52,20 @@ const deliveryPath = '/_deliveries/';
 function read(stream: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+    stream
+      .on('data', (chunk: Buffer) => chunks.push(chunk))
+      .on('end', () => resolve(Buffer.concat(chunks)))
+      .on('error', reject);
   });
 }
 
 function send(url: string, method: string, headers: IncomingHttpHeaders, body: Buffer): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, { method, headers: { ...headers, host: new URL(url).host, 'content-length': String(body.length) } }, resolve);
+    const outgoing = httpRequest(
+      url,
+      { method, headers: { ...headers, host: new URL(url).host, 'content-length': String(body.length) } },
+      resolve,
+    );
     outgoing.on('error', reject).end(body);
   });
 }
@@ -66,19 +79,31 @@ export async function startRewritingProxy(upstream: string, variant: Variant): P
   const text = (value: string): string => variant.text?.(value) ?? value;
   // Upstream addresses become the proxy's; a proxied receiver address is shown as the client gave it.
   const outward = (value: string): string =>
-    text(value.replace(new RegExp(`${base}${deliveryPath}([^"\\s]+)`, 'g'), (_, url: string) => decodeURIComponent(url)).split(upstream).join(base));
+    text(
+      value
+        .replace(new RegExp(`${base}${deliveryPath}([^"\\s]+)`, 'g'), (_, url: string) => decodeURIComponent(url))
+        .split(upstream)
+        .join(base),
+    );
 
   async function forwardDelivery(incoming: IncomingMessage, response: ServerResponse, receiver: string): Promise<void> {
     let body = await read(incoming);
     const headers = { ...incoming.headers };
     const secret = secrets.get(receiver);
     if (variant.delivery !== undefined && secret !== undefined) {
-      body = Buffer.from(JSON.stringify(variant.delivery(JSON.parse(body.toString('utf8')) as Record<string, unknown>, incoming.headers)));
+      body = Buffer.from(
+        JSON.stringify(
+          variant.delivery(JSON.parse(body.toString('utf8')) as Record<string, unknown>, incoming.headers),
+        ),
+      );
       if (headers['x-mcp-signature'] !== undefined) {
         headers['x-mcp-signature'] = signLegacyDelivery({ secret, rawBody: body });
       } else {
         const timestamp = Math.floor(Date.now() / 1000);
-        Object.assign(headers, { 'x-service-timestamp': String(timestamp), 'x-service-signature': signDelivery({ secret, timestamp, rawBody: body }) });
+        Object.assign(headers, {
+          'x-service-timestamp': String(timestamp),
+          'x-service-signature': signDelivery({ secret, timestamp, rawBody: body }),
+        });
       }
     }
     const answer = await send(receiver, 'POST', headers, body);
@@ -98,24 +123,48 @@ export async function startRewritingProxy(upstream: string, variant: Variant): P
     if (incoming.method === 'POST' && /^\/(v1\/)?webhooks\/?$/.test(path.split('?')[0]!) && body !== '') {
       // Only the suite's receivers on loopback are routed through the proxy; other addresses (the URL
       // guard's 0.0.0.0) reach the server as they were sent.
-      body = body.replace(/"url"\s*:\s*"(http:\/\/127\.0\.0\.1:\d+\/[^"]*)"/, (_, url: string) => ((receiver = url), `"url":"${base}${deliveryPath}${encodeURIComponent(url)}"`));
+      body = body.replace(
+        /"url"\s*:\s*"(http:\/\/127\.0\.0\.1:\d+\/[^"]*)"/,
+        (_, url: string) => ((receiver = url), `"url":"${base}${deliveryPath}${encodeURIComponent(url)}"`),
+      );
     }
     if (incoming.method === 'POST' && /\/keys$/.test(path.split('?')[0]!) && body !== '') {
-      body = body.replace(/"legacy_webhook_url"\s*:\s*"(http:\/\/127\.0\.0\.1:\d+\/[^"]*)"/, (_, url: string) => ((receiver = url), `"legacy_webhook_url":"${base}${deliveryPath}${encodeURIComponent(url)}"`));
+      body = body.replace(
+        /"legacy_webhook_url"\s*:\s*"(http:\/\/127\.0\.0\.1:\d+\/[^"]*)"/,
+        (_, url: string) => (
+          (receiver = url),
+          `"legacy_webhook_url":"${base}${deliveryPath}${encodeURIComponent(url)}"`
+        ),
+      );
     }
-    const upstreamAnswer = await send(`${upstream}${variant.request?.(path) ?? path}`, incoming.method ?? 'GET', incoming.headers, Buffer.from(variant.request?.(body) ?? body));
+    const upstreamAnswer = await send(
+      `${upstream}${variant.request?.(path) ?? path}`,
+      incoming.method ?? 'GET',
+      incoming.headers,
+      Buffer.from(variant.request?.(body) ?? body),
+    );
     const status = upstreamAnswer.statusCode ?? 502;
     const headers: Array<[string, string]> = [];
     for (let index = 0; index < upstreamAnswer.rawHeaders.length; index += 2) {
       const [name, value] = [upstreamAnswer.rawHeaders[index]!, upstreamAnswer.rawHeaders[index + 1]!];
       if (!/^(content-length|transfer-encoding|connection|keep-alive)$/i.test(name)) {
-        headers.push([name, /^content-type$/i.test(name) ? (variant.contentType?.(value) ?? value) : /^location$/i.test(name) ? outward(value) : value]);
+        headers.push([
+          name,
+          /^content-type$/i.test(name)
+            ? (variant.contentType?.(value) ?? value)
+            : /^location$/i.test(name)
+              ? outward(value)
+              : value,
+        ]);
       }
     }
     const type = upstreamAnswer.headers['content-type'];
     const head = (length?: number): void => {
       const all = length === undefined ? headers : [...headers, ['content-length', String(length)] as [string, string]];
-      response.writeHead(status, all.flatMap(([name, value]) => [variant.headerName?.(name) ?? name, value]));
+      response.writeHead(
+        status,
+        all.flatMap(([name, value]) => [variant.headerName?.(name) ?? name, value]),
+      );
     };
     if (/^text\/event-stream/i.test(type ?? '')) {
       head();

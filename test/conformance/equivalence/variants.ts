@@ -27,7 +27,9 @@ function everyObject(value: Json, edit: (object: Record<string, Json>) => Record
   if (value === null || typeof value !== 'object') {
     return value;
   }
-  const entries = Object.entries(value).map(([key, inner]) => [key, key === 'metadata' ? inner : everyObject(inner, edit)] as const);
+  const entries = Object.entries(value).map(
+    ([key, inner]) => [key, key === 'metadata' ? inner : everyObject(inner, edit)] as const,
+  );
   return edit(Object.fromEntries(entries));
 }
 
@@ -36,7 +38,9 @@ function everyObject(value: Json, edit: (object: Record<string, Json>) => Record
  * their shape is the MCP specification's, not the contract's, and its SDKs read them strictly.
  */
 const withUnknownMembers = (value: Json): Json =>
-  value !== null && typeof value === 'object' && 'jsonrpc' in value ? value : everyObject(value, (object) => ({ ...object, x_added_later: { note: 'a member this kit does not know' } }));
+  value !== null && typeof value === 'object' && 'jsonrpc' in value
+    ? value
+    : everyObject(value, (object) => ({ ...object, x_added_later: { note: 'a member this kit does not know' } }));
 
 /** Rewrites the JSON of every `data:` line of an event-stream block. */
 function eachData(block: string, edit: (data: Json) => Json): string {
@@ -50,7 +54,10 @@ function eachData(block: string, edit: (data: Json) => Json): string {
 }
 
 const isProblem = (body: Json): body is Record<string, Json> =>
-  body !== null && typeof body === 'object' && typeof (body as { type?: unknown }).type === 'string' && typeof (body as { status?: unknown }).status === 'number';
+  body !== null &&
+  typeof body === 'object' &&
+  typeof (body as { type?: unknown }).type === 'string' &&
+  typeof (body as { status?: unknown }).status === 'number';
 
 /** A session id of the published `ses_` form and a UUID, the form of the seed's webhook data, both ways. */
 function uuidIds(): Variant {
@@ -65,7 +72,11 @@ function uuidIds(): Variant {
   };
   const outward = (text: string): string => text.replace(/ses_[0-9A-Za-z]{26}/g, (id) => toUuid.get(id) ?? uuidOf(id));
   return {
-    request: (text) => text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}/g, (uuid) => toPublished.get(uuid) ?? uuid),
+    request: (text) =>
+      text.replace(
+        /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}/g,
+        (uuid) => toPublished.get(uuid) ?? uuid,
+      ),
     text: outward,
     delivery: (body) => JSON.parse(outward(JSON.stringify(body))) as Json,
   };
@@ -74,30 +85,67 @@ function uuidIds(): Variant {
 /** A lineup start answered with A1, `{session_id}`, in place of A2. */
 function startResponseA1(body: Json, { method, path, status }: { method: string; path: string; status: number }): Json {
   const id = (body as { id?: unknown } | null)?.id;
-  return method === 'POST' && /^\/v1\/sessions(\?|$)/.test(path) && status === 202 && typeof id === 'string' ? { session_id: id } : body;
+  return method === 'POST' && /^\/v1\/sessions(\?|$)/.test(path) && status === 202 && typeof id === 'string'
+    ? { session_id: id }
+    : body;
 }
 
 /** Every limit from 2 to 100 asked one lower, so each page holds fewer items than `limit` while more follow. */
 const shorterPages = (text: string): string =>
-  text.replace(/([?&]limit=)(\d+)/g, (whole, name: string, value: string) => (Number(value) >= 2 && Number(value) <= 100 ? `${name}${Number(value) - 1}` : whole));
+  text.replace(/([?&]limit=)(\d+)/g, (whole, name: string, value: string) =>
+    Number(value) >= 2 && Number(value) <= 100 ? `${name}${Number(value) - 1}` : whole,
+  );
 
 /** A session read without the members `Session.required` leaves optional: the estimate, and every null. */
-function withoutOptionalMembers(body: Json, { method, path, status }: { method: string; path: string; status: number }): Json {
-  if (method !== 'GET' || status !== 200 || !/^\/v1\/sessions\/[^/?]+(\?|$)/.test(path) || body === null || typeof body !== 'object') {
+function withoutOptionalMembers(
+  body: Json,
+  { method, path, status }: { method: string; path: string; status: number },
+): Json {
+  if (
+    method !== 'GET' ||
+    status !== 200 ||
+    !/^\/v1\/sessions\/[^/?]+(\?|$)/.test(path) ||
+    body === null ||
+    typeof body !== 'object'
+  ) {
     return body;
   }
-  const required = new Set(['id', 'session_type', 'mode', 'status', 'v4_phase', 'title', 'synths', 'rounds', 'current_round', 'memo', 'created_at', 'updated_at']);
-  return Object.fromEntries(Object.entries(body).filter(([key, value]) => required.has(key) || (key !== 'estimated_cost_credits' && value !== null)));
+  const required = new Set([
+    'id',
+    'session_type',
+    'mode',
+    'status',
+    'v4_phase',
+    'title',
+    'synths',
+    'rounds',
+    'current_round',
+    'memo',
+    'created_at',
+    'updated_at',
+  ]);
+  return Object.fromEntries(
+    Object.entries(body).filter(
+      ([key, value]) => required.has(key) || (key !== 'estimated_cost_credits' && value !== null),
+    ),
+  );
 }
 
 const upper = (name: string): string => name.toUpperCase();
-const trainCase = (name: string): string => name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+const trainCase = (name: string): string =>
+  name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 
 export const variants: readonly VariantRow[] = [
   {
     name: 'problem type URIs on another host with the same last segment',
     variant: {
-      json: (body) => (isProblem(body) ? { ...body, type: `https://errors.another-host.example/docs/problems/${String(body.type).split('/').pop() ?? ''}` } : body),
+      json: (body) =>
+        isProblem(body)
+          ? {
+              ...body,
+              type: `https://errors.another-host.example/docs/problems/${String(body.type).split('/').pop() ?? ''}`,
+            }
+          : body,
     },
   },
   {
@@ -120,7 +168,11 @@ export const variants: readonly VariantRow[] = [
   { name: 'chunked bodies', variant: { chunks: 3 } },
   {
     name: 'event streams with comment lines',
-    variant: { stream: (block) => [`: ${'-'.repeat(8)} a comment before the event\n${block.replace(/^(data:.*)$/gm, ': a comment between fields\n$1')}`] },
+    variant: {
+      stream: (block) => [
+        `: ${'-'.repeat(8)} a comment before the event\n${block.replace(/^(data:.*)$/gm, ': a comment between fields\n$1')}`,
+      ],
+    },
     only: ['sse', 'contract'],
   },
   {
@@ -137,15 +189,38 @@ export const variants: readonly VariantRow[] = [
   {
     name: '429 body without retry_after_s',
     variant: {
-      json: (body, { status }) => (status === 429 && isProblem(body) ? Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'retry_after_s')) : body),
+      json: (body, { status }) =>
+        status === 429 && isProblem(body)
+          ? Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'retry_after_s'))
+          : body,
     },
     only: ['rate-limits', 'problems'],
   },
-  { name: 'list pages shorter than limit while more items follow', variant: { request: shorterPages }, only: ['pagination', 'isolation'] },
-  { name: 'session reads without their optional members', variant: { json: withoutOptionalMembers }, only: ['plans', 'lifecycle', 'long-poll', 'messages', 'credits'] },
-  { name: 'a target that answers 60 ms slower', variant: { delayMs: 60 }, only: ['long-poll', 'messages', 'plans', 'lifecycle'] },
-  { name: 'a target whose sessions finish four times faster', server: { timeScale: 1_000 }, only: ['long-poll', 'messages', 'plans', 'lifecycle'] },
-  { name: 'the five-wait retry schedule (1, 5, 15, 60, 240 minutes)', server: { webhookRetries: 'five-waits' }, only: ['webhooks'] },
+  {
+    name: 'list pages shorter than limit while more items follow',
+    variant: { request: shorterPages },
+    only: ['pagination', 'isolation'],
+  },
+  {
+    name: 'session reads without their optional members',
+    variant: { json: withoutOptionalMembers },
+    only: ['plans', 'lifecycle', 'long-poll', 'messages', 'credits'],
+  },
+  {
+    name: 'a target that answers 60 ms slower',
+    variant: { delayMs: 60 },
+    only: ['long-poll', 'messages', 'plans', 'lifecycle'],
+  },
+  {
+    name: 'a target whose sessions finish four times faster',
+    server: { timeScale: 1_000 },
+    only: ['long-poll', 'messages', 'plans', 'lifecycle'],
+  },
+  {
+    name: 'the five-wait retry schedule (1, 5, 15, 60, 240 minutes)',
+    server: { webhookRetries: 'five-waits' },
+    only: ['webhooks'],
+  },
   // A2's id has the `ses_` shape (seed "Session start response"), so an implementation with UUID session
   // ids answers a lineup start with A1 (docs/decisions.md "Time and other implementations").
   { name: 'session ids as UUIDs, starts answered A1', variant: { ...uuidIds(), json: startResponseA1 } },
@@ -162,7 +237,14 @@ function publishedEnvelope(form: 'full' | 'short'): Variant {
       // One event keeps its id over its retries, as the delivery keeps its delivery id.
       const id = `evt_${createHash('sha256').update(deliveryId).digest('hex').slice(0, 24)}`;
       const short = { id, type: body['event'], data: body['data'] };
-      return form === 'short' ? short : { ...short, created_at: body['at'] ?? new Date().toISOString(), delivery_attempt: attempt, api_version: '2026-10-01' };
+      return form === 'short'
+        ? short
+        : {
+            ...short,
+            created_at: body['at'] ?? new Date().toISOString(),
+            delivery_attempt: attempt,
+            api_version: '2026-10-01',
+          };
     },
   };
 }
@@ -175,8 +257,16 @@ function publishedEnvelope(form: 'full' | 'short'): Variant {
 export const openContractVariants: readonly VariantRow[] = [
   {
     name: 'extra unknown members in every JSON body, problem, event and delivery',
-    variant: { json: withUnknownMembers, stream: (block) => [eachData(block, withUnknownMembers)], delivery: (body) => withUnknownMembers(body) },
+    variant: {
+      json: withUnknownMembers,
+      stream: (block) => [eachData(block, withUnknownMembers)],
+      delivery: (body) => withUnknownMembers(body),
+    },
   },
   { name: 'webhooks in the published envelope', variant: publishedEnvelope('full'), only: ['webhooks', 'isolation'] },
-  { name: 'webhooks in the published per-event envelope (id, type, data)', variant: publishedEnvelope('short'), only: ['webhooks', 'isolation'] },
+  {
+    name: 'webhooks in the published per-event envelope (id, type, data)',
+    variant: publishedEnvelope('short'),
+    only: ['webhooks', 'isolation'],
+  },
 ];

@@ -32,20 +32,32 @@ export const actionFaults: Fault[] = [
     breaks: ['ACT-002'],
     response: (request, response) =>
       is(request, 'POST', /^\/v1\/actions\/execute$/) && response.status === 200
-        ? editJson(response, (body) => Object.assign(body, { status: 'failed', result: null, undoable: false, error: { code: 'tool_unavailable', message: 'The tool did not answer in time.' } }))
+        ? editJson(response, (body) =>
+            Object.assign(body, {
+              status: 'failed',
+              result: null,
+              undoable: false,
+              error: { code: 'tool_unavailable', message: 'The tool did not answer in time.' },
+            }),
+          )
         : undefined,
   },
   {
     name: 'action-undo-noop',
     breaks: ['ACT-003'],
     response: (request, response) =>
-      is(request, 'POST', /^\/v1\/actions\/[^/]+\/undo$/) && response.status === 200 ? editJson(response, (body) => Object.assign(body, { status: 'executed', undone_at: null })) : undefined,
+      is(request, 'POST', /^\/v1\/actions\/[^/]+\/undo$/) && response.status === 200
+        ? editJson(response, (body) => Object.assign(body, { status: 'executed', undone_at: null }))
+        : undefined,
   },
   { name: 'action-executed-withheld', breaks: ['ACT-004'], delivery: withhold('action.executed') },
   { name: 'action-undone-withheld', breaks: ['ACT-005'], delivery: withhold('action.undone') },
   {
     name: 'action-state-unchecked',
     breaks: ['ACT-006'],
-    response: (request, response) => (is(request, 'POST', /^\/v1\/actions\/execute$/) && response.status === 409 ? answerJson(response, 200, '{}') : undefined),
+    response: (request, response) =>
+      is(request, 'POST', /^\/v1\/actions\/execute$/) && response.status === 409
+        ? answerJson(response, 200, '{}')
+        : undefined,
   },
 ];

@@ -40,7 +40,9 @@ export const authFaults: Fault[] = [
     name: 'health-requires-token',
     breaks: ['AUTH-004'],
     answer: (request) =>
-      is(request, 'GET', /^\/v1\/health$/) && request.headers['authorization'] === undefined ? new ProblemError(401, 'A key is required.') : undefined,
+      is(request, 'GET', /^\/v1\/health$/) && request.headers['authorization'] === undefined
+        ? new ProblemError(401, 'A key is required.')
+        : undefined,
   },
   {
     name: 'auth-no-challenge',

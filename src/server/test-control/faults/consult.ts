@@ -14,7 +14,13 @@ export const consultFaults: Fault[] = [
     name: 'consult-read-as-boardroom',
     breaks: ['CONS-001'],
     response: (request, response) =>
-      is(request, 'GET', /^\/v1\/sessions\/[^/]+$/) ? editJson(response, (body) => (body['session_type'] === 'consult' ? ((body['session_type'] = 'boardroom'), (body['synth_id'] = null)) : undefined)) : undefined,
+      is(request, 'GET', /^\/v1\/sessions\/[^/]+$/)
+        ? editJson(response, (body) =>
+            body['session_type'] === 'consult'
+              ? ((body['session_type'] = 'boardroom'), (body['synth_id'] = null))
+              : undefined,
+          )
+        : undefined,
   },
   {
     // Every tool call is answered with a tool error, as a broken tool would.
@@ -30,7 +36,11 @@ export const consultFaults: Fault[] = [
           return undefined;
         }
         const result = { content: [{ type: 'text', text: 'The consult tool is unavailable.' }], isError: true };
-        return { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ jsonrpc: '2.0', id: message.id, result }) };
+        return {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          text: JSON.stringify({ jsonrpc: '2.0', id: message.id, result }),
+        };
       } catch {
         return undefined;
       }
@@ -41,7 +51,13 @@ export const consultFaults: Fault[] = [
     breaks: ['CONS-003'],
     response: (request, response) =>
       is(request, 'GET', /^\/credits$/) && response.status === 200
-        ? editJson(response, (body) => (body['recent_usage'] = (body['recent_usage'] as Array<{ kind: string }>).filter((entry) => entry.kind !== 'consult_turn')))
+        ? editJson(
+            response,
+            (body) =>
+              (body['recent_usage'] = (body['recent_usage'] as Array<{ kind: string }>).filter(
+                (entry) => entry.kind !== 'consult_turn',
+              )),
+          )
         : undefined,
   },
   {

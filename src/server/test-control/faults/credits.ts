@@ -12,7 +12,13 @@ const creditsPath = /^\/credits$/;
 function hideKind(kind: string): Fault['response'] {
   return (request, response) =>
     is(request, 'GET', creditsPath) && response.status === 200
-      ? editJson(response, (body) => (body['recent_usage'] = (body['recent_usage'] as Array<{ kind: string }>).filter((entry) => entry.kind !== kind)))
+      ? editJson(
+          response,
+          (body) =>
+            (body['recent_usage'] = (body['recent_usage'] as Array<{ kind: string }>).filter(
+              (entry) => entry.kind !== kind,
+            )),
+        )
       : undefined;
 }
 
@@ -22,7 +28,9 @@ export const creditFaults: Fault[] = [
     name: 'insufficient-credits-bare',
     breaks: ['CRED-002'],
     response: (_, response) =>
-      response.status === 402 ? editJson(response, (body) => (delete body['session_estimate_credits'], delete body['topup_url'])) : undefined,
+      response.status === 402
+        ? editJson(response, (body) => (delete body['session_estimate_credits'], delete body['topup_url']))
+        : undefined,
   },
   { name: 'credits-refund-not-in-ledger', breaks: ['CRED-003'], response: hideKind('refund') },
   {
@@ -36,7 +44,10 @@ export const creditFaults: Fault[] = [
       const reads = ((state.memory.get('surcharged-reads') as number | undefined) ?? 0) + 1;
       state.memory.set('surcharged-reads', reads);
       if (is(request, 'GET', creditsPath) && response.status === 200) {
-        editJson(response, (body) => (body['balance_credits'] = Math.max(0, (body['balance_credits'] as number) - reads)));
+        editJson(
+          response,
+          (body) => (body['balance_credits'] = Math.max(0, (body['balance_credits'] as number) - reads)),
+        );
       }
     },
   },
@@ -44,7 +55,13 @@ export const creditFaults: Fault[] = [
     // The cancellation is reported as if five more credits had come back than the ledger refunded.
     name: 'cancelled-refund-misreported',
     breaks: ['CRED-005'],
-    event: (_, block) => (eventOf(block) === 'session.cancelled' ? block.replace(/^data: ?(.*)$/m, (_line, data: string) => `data: ${JSON.stringify(misreported(JSON.parse(data) as Amounts))}`) : block),
+    event: (_, block) =>
+      eventOf(block) === 'session.cancelled'
+        ? block.replace(
+            /^data: ?(.*)$/m,
+            (_line, data: string) => `data: ${JSON.stringify(misreported(JSON.parse(data) as Amounts))}`,
+          )
+        : block,
     delivery(delivery, target) {
       const body = JSON.parse(delivery.body) as { event?: unknown; type?: unknown; data?: Amounts };
       if ((body.event ?? body.type) === 'session.cancelled' && body.data !== undefined) {
@@ -58,5 +75,7 @@ export const creditFaults: Fault[] = [
 type Amounts = { credits_charged?: number; credits_refunded?: number };
 
 function misreported(data: Amounts): Amounts {
-  return typeof data.credits_refunded === 'number' && typeof data.credits_charged === 'number' ? { ...data, credits_charged: data.credits_charged - 5, credits_refunded: data.credits_refunded + 5 } : data;
+  return typeof data.credits_refunded === 'number' && typeof data.credits_charged === 'number'
+    ? { ...data, credits_charged: data.credits_charged - 5, credits_refunded: data.credits_refunded + 5 }
+    : data;
 }

@@ -13,12 +13,18 @@ export const decisionFaults: Fault[] = [
   {
     name: 'decision-text-dropped',
     breaks: ['DEC-001'],
-    response: (request, response) => (is(request, 'POST', decisionsPath) && response.status === 201 ? editJson(response, (body) => (body['decision'] = '')) : undefined),
+    response: (request, response) =>
+      is(request, 'POST', decisionsPath) && response.status === 201
+        ? editJson(response, (body) => (body['decision'] = ''))
+        : undefined,
   },
   {
     name: 'decisions-not-listed',
     breaks: ['DEC-002'],
-    response: (request, response) => (is(request, 'GET', decisionsPath) && response.status === 200 ? editJson(response, (body) => ((body['items'] = []), (body['next_cursor'] = null))) : undefined),
+    response: (request, response) =>
+      is(request, 'GET', decisionsPath) && response.status === 200
+        ? editJson(response, (body) => ((body['items'] = []), (body['next_cursor'] = null)))
+        : undefined,
   },
   { name: 'decision-captured-withheld', breaks: ['DEC-003'], delivery: withhold('decision.captured') },
 ];

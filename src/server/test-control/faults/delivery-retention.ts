@@ -21,7 +21,11 @@ export const deliveryRetentionFaults: Fault[] = [
             const page = body as unknown as Page;
             const last = page.items.at(-1);
             if (page.next_cursor === null && last !== undefined) {
-              page.items.push({ ...last, id: `${String(last['id'])}x`, delivery_id: `${String(last['delivery_id'])}x` });
+              page.items.push({
+                ...last,
+                id: `${String(last['id'])}x`,
+                delivery_id: `${String(last['delivery_id'])}x`,
+              });
             }
           })
         : undefined,

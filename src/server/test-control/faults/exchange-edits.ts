@@ -26,7 +26,10 @@ export function is(request: FaultRequest, method: string, path: RegExp): boolean
 
 /** A list operation: it pages with `cursor`. */
 export function isList(request: FaultRequest): boolean {
-  return request.method === 'GET' && request.route?.parameters.some((parameter) => parameter.in === 'query' && parameter.name === 'cursor') === true;
+  return (
+    request.method === 'GET' &&
+    request.route?.parameters.some((parameter) => parameter.in === 'query' && parameter.name === 'cursor') === true
+  );
 }
 
 /** Parses, changes and re-serialises a JSON body; other bodies are left alone. */
@@ -57,7 +60,10 @@ export function replaceWithProblem(response: FaultResponse, state: FaultState, s
   const version = response.headers['x-service-api-version'];
   Object.assign(response, {
     status,
-    headers: { 'content-type': 'application/problem+json', ...(version === undefined ? {} : { 'x-service-api-version': version }) },
+    headers: {
+      'content-type': 'application/problem+json',
+      ...(version === undefined ? {} : { 'x-service-api-version': version }),
+    },
     text: JSON.stringify(state.services.problems.body(status, detail)),
   });
 }
@@ -68,7 +74,11 @@ export function answerJson(response: FaultResponse, status: number, text: string
 }
 
 /** Re-signs a delivery the way the server does, so only the intended change is wrong. */
-export function resign(delivery: FaultDelivery, secret: string, timestamp = delivery.headers['x-service-timestamp']): void {
+export function resign(
+  delivery: FaultDelivery,
+  secret: string,
+  timestamp = delivery.headers['x-service-timestamp'],
+): void {
   if (timestamp === undefined) {
     return;
   }
@@ -77,7 +87,10 @@ export function resign(delivery: FaultDelivery, secret: string, timestamp = deli
 }
 
 /** Counts an attempt of a delivery and returns what was seen of it before (`undefined` for its first). */
-export function countAttempt(delivery: FaultDelivery, target: DeliveryTarget): { headers: Record<string, string>; attempts: number } | undefined {
+export function countAttempt(
+  delivery: FaultDelivery,
+  target: DeliveryTarget,
+): { headers: Record<string, string>; attempts: number } | undefined {
   const id = deliveryIdOf(delivery);
   const seen = target.seen.get(id);
   target.seen.set(id, { headers: seen?.headers ?? { ...delivery.headers }, attempts: (seen?.attempts ?? 0) + 1 });

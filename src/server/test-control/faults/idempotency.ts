@@ -33,7 +33,10 @@ export const idempotencyFaults: Fault[] = [
   {
     name: 'idempotency-key-refused',
     breaks: ['IDEM-001'],
-    answer: (request) => (request.headers['idempotency-key'] === undefined ? undefined : new ProblemError(400, 'Idempotency-Key is not accepted.')),
+    answer: (request) =>
+      request.headers['idempotency-key'] === undefined
+        ? undefined
+        : new ProblemError(400, 'Idempotency-Key is not accepted.'),
   },
   {
     name: 'idempotency-ignore-key',

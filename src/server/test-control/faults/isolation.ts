@@ -42,5 +42,9 @@ export const isolationFaults: Fault[] = [
   },
   servedAsA('isolation-off-actions', ['ISO-008'], /^\/v1\/actions\//),
   servedAsA('credits-pooled-across-workspaces', ['ISO-009'], /^\/(v1\/)?credits$/),
-  servedAsA('isolation-off-session-operations', ['ISO-010'], /^\/v1\/sessions\/[^/]+\/(outcomes|exports|reconvene|shares\/[^/]+\/revoke)$/),
+  servedAsA(
+    'isolation-off-session-operations',
+    ['ISO-010'],
+    /^\/v1\/sessions\/[^/]+\/(outcomes|exports|reconvene|shares\/[^/]+\/revoke)$/,
+  ),
 ];

@@ -23,7 +23,8 @@ function tokenOf(request: FaultRequest): string | undefined {
   return request.headers['authorization']?.replace(/^bearer\s+/i, '');
 }
 
-const refuse = (request: FaultRequest): void => void (request.headers['authorization'] = 'Bearer sk_test_refusedbyafault0000');
+const refuse = (request: FaultRequest): void =>
+  void (request.headers['authorization'] = 'Bearer sk_test_refusedbyafault0000');
 
 export const keyRotationFaults: Fault[] = [
   {
@@ -43,7 +44,12 @@ export const keyRotationFaults: Fault[] = [
       const token = tokenOf(request);
       const fresh = token === undefined ? undefined : rotations(state).get(token);
       const key = token === undefined ? undefined : state.services.store.apiKeys.lookup(token);
-      if (fresh !== undefined && key?.expiresAt !== null && key?.expiresAt !== undefined && state.clock.now() >= key.expiresAt) {
+      if (
+        fresh !== undefined &&
+        key?.expiresAt !== null &&
+        key?.expiresAt !== undefined &&
+        state.clock.now() >= key.expiresAt
+      ) {
         request.headers['authorization'] = `Bearer ${fresh}`;
       }
     },

@@ -25,7 +25,11 @@ export const legacyWebhookFaults: Fault[] = [
     delivery(delivery, target) {
       const timestamp = delivery.headers['x-mcp-timestamp'];
       if (isLegacy(delivery) && timestamp !== undefined) {
-        delivery.headers['x-mcp-signature'] = signDelivery({ secret: target.secret, timestamp, rawBody: delivery.body });
+        delivery.headers['x-mcp-signature'] = signDelivery({
+          secret: target.secret,
+          timestamp,
+          rawBody: delivery.body,
+        });
       }
     },
   },
@@ -46,7 +50,10 @@ export const legacyWebhookFaults: Fault[] = [
         reportStatus: undefined,
         extra: [],
       };
-      copy.headers['x-mcp-delivery-id'] = `dlv_${createHash('sha256').update(delivery.headers['x-mcp-delivery-id'] ?? '').digest('hex').slice(0, 20)}`;
+      copy.headers['x-mcp-delivery-id'] = `dlv_${createHash('sha256')
+        .update(delivery.headers['x-mcp-delivery-id'] ?? '')
+        .digest('hex')
+        .slice(0, 20)}`;
       copy.headers['x-mcp-signature'] = signLegacyDelivery({ secret: target.secret, rawBody: copy.body });
       delivery.extra.push(copy);
     },

@@ -15,7 +15,10 @@ function editSession(edit: (session: Record<string, unknown>) => void): Fault['r
   return (request, response) => (is(request, 'GET', sessionPath) ? editJson(response, edit) : undefined);
 }
 
-const refuse = (method: string, path: RegExp, detail: string): Fault['answer'] => (request) => (is(request, method, path) ? new ProblemError(409, detail) : undefined);
+const refuse =
+  (method: string, path: RegExp, detail: string): Fault['answer'] =>
+  (request) =>
+    is(request, method, path) ? new ProblemError(409, detail) : undefined;
 
 export const lifecycleFaults: Fault[] = [
   {
@@ -57,7 +60,10 @@ export const lifecycleFaults: Fault[] = [
   {
     name: 'delete-returns-200',
     breaks: ['LIFE-010'],
-    response: (request, response) => (request.method === 'DELETE' && response.status === 204 ? answerJson(response, 200, '{"deleted":true}') : undefined),
+    response: (request, response) =>
+      request.method === 'DELETE' && response.status === 204
+        ? answerJson(response, 200, '{"deleted":true}')
+        : undefined,
   },
   {
     name: 'conflict-as-200',

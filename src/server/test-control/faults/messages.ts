@@ -24,7 +24,10 @@ export const messageFaults: Fault[] = [
   {
     name: 'message-round-unnamed',
     breaks: ['MSG-001'],
-    response: (request, response) => (is(request, 'POST', messagesPath) && response.status === 202 ? editJson(response, (body) => delete body['round']) : undefined),
+    response: (request, response) =>
+      is(request, 'POST', messagesPath) && response.status === 202
+        ? editJson(response, (body) => delete body['round'])
+        : undefined,
   },
   {
     name: 'send-back-ignored',
@@ -39,7 +42,8 @@ export const messageFaults: Fault[] = [
   {
     name: 'message-after-end-accepted',
     breaks: ['MSG-003'],
-    response: (request, response) => (is(request, 'POST', messagesPath) && response.status === 409 ? answerJson(response, 202, '{}') : undefined),
+    response: (request, response) =>
+      is(request, 'POST', messagesPath) && response.status === 409 ? answerJson(response, 202, '{}') : undefined,
   },
   {
     name: 'send-back-off-board-accepted',

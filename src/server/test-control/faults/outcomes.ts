@@ -15,13 +15,18 @@ export const outcomeFaults: Fault[] = [
     breaks: ['OUT-001'],
     response: (request, response) =>
       is(request, 'GET', outcomesPath) && response.status === 200
-        ? editJson(response, (body) => (body['outcomes'] as Array<Record<string, unknown>>).forEach((outcome) => Object.assign(outcome, { status: 'ready', content: '' })))
+        ? editJson(response, (body) =>
+            (body['outcomes'] as Array<Record<string, unknown>>).forEach((outcome) =>
+              Object.assign(outcome, { status: 'ready', content: '' }),
+            ),
+          )
         : undefined,
   },
   { name: 'outcomes-ready-withheld', breaks: ['OUT-002'], delivery: withhold('outcomes.ready') },
   {
     name: 'outcomes-before-completion',
     breaks: ['OUT-003'],
-    response: (request, response) => (outcomesPath.test(request.url.pathname) && response.status === 409 ? answerJson(response, 200, '{}') : undefined),
+    response: (request, response) =>
+      outcomesPath.test(request.url.pathname) && response.status === 409 ? answerJson(response, 200, '{}') : undefined,
   },
 ];

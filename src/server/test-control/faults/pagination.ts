@@ -32,7 +32,9 @@ export const paginationFaults: Fault[] = [
     name: 'page-cursor-missing',
     breaks: ['PAGE-002'],
     response: (request, response) =>
-      isList(request) ? editJson(response, (body) => (body['next_cursor'] === null ? delete body['next_cursor'] : undefined)) : undefined,
+      isList(request)
+        ? editJson(response, (body) => (body['next_cursor'] === null ? delete body['next_cursor'] : undefined))
+        : undefined,
   },
   {
     name: 'page-ignore-limit',
@@ -42,7 +44,10 @@ export const paginationFaults: Fault[] = [
   {
     name: 'page-default-30',
     breaks: ['PAGE-004'],
-    request: (request) => (isList(request) && !request.url.searchParams.has('limit') ? void request.url.searchParams.set('limit', '30') : undefined),
+    request: (request) =>
+      isList(request) && !request.url.searchParams.has('limit')
+        ? void request.url.searchParams.set('limit', '30')
+        : undefined,
   },
   {
     name: 'cursor-accept-tampered',
@@ -54,7 +59,9 @@ export const paginationFaults: Fault[] = [
       }
     },
     response: (request, response, state) =>
-      isList(request) ? editJson(response, (body) => void state.memory.set(`cursor ${String(body['next_cursor'])}`, true)) : undefined,
+      isList(request)
+        ? editJson(response, (body) => void state.memory.set(`cursor ${String(body['next_cursor'])}`, true))
+        : undefined,
   },
   {
     name: 'limit-clamped',
@@ -69,12 +76,15 @@ export const paginationFaults: Fault[] = [
   {
     name: 'modes-unpaged',
     breaks: ['PAGE-007'],
-    response: (request, response) => (request.url.pathname === '/modes' ? editJson(response, (body) => (body['next_cursor'] = 'more')) : undefined),
+    response: (request, response) =>
+      request.url.pathname === '/modes' ? editJson(response, (body) => (body['next_cursor'] = 'more')) : undefined,
   },
   {
     name: 'decisions-oldest-first',
     breaks: ['PAGE-008'],
     response: (request, response) =>
-      is(request, 'GET', /^\/v1\/sessions\/[^/]+\/decisions$/) && response.status === 200 ? editJson(response, (body) => (body['items'] as unknown[]).reverse()) : undefined,
+      is(request, 'GET', /^\/v1\/sessions\/[^/]+\/decisions$/) && response.status === 200
+        ? editJson(response, (body) => (body['items'] as unknown[]).reverse())
+        : undefined,
   },
 ];

@@ -40,7 +40,10 @@ export const planFaults: Fault[] = [
   {
     name: 'session-plan-missing',
     breaks: ['PLAN-003'],
-    answer: (request) => (is(request, 'GET', /^\/v1\/sessions\/[^/]+\/plan$/) ? new ProblemError(404, 'This session kept no plan.') : undefined),
+    answer: (request) =>
+      is(request, 'GET', /^\/v1\/sessions\/[^/]+\/plan$/)
+        ? new ProblemError(404, 'This session kept no plan.')
+        : undefined,
   },
   {
     name: 'brief-staffed-by-user',
@@ -58,7 +61,8 @@ export const planFaults: Fault[] = [
   {
     name: 'plan-sufficient-on-short-balance',
     breaks: ['PLAN-005'],
-    response: (request, response) => (is(request, 'POST', planPath) ? editJson(response, (body) => (body['sufficient_credits'] = true)) : undefined),
+    response: (request, response) =>
+      is(request, 'POST', planPath) ? editJson(response, (body) => (body['sufficient_credits'] = true)) : undefined,
   },
   {
     name: 'plan-premium-priced-standard',
@@ -68,7 +72,11 @@ export const planFaults: Fault[] = [
         ? editJson(response, (body) => {
             const estimate = body['estimate'] as Record<string, number | string> | undefined;
             if (estimate?.['model_class'] === 'premium') {
-              Object.assign(estimate, { credits_per_synth_round: 5, model_class_multiplier: 1, credits: Number(estimate['synth_count']) * Number(estimate['rounds']) * 5 });
+              Object.assign(estimate, {
+                credits_per_synth_round: 5,
+                model_class_multiplier: 1,
+                credits: Number(estimate['synth_count']) * Number(estimate['rounds']) * 5,
+              });
             }
           })
         : undefined,

@@ -10,7 +10,8 @@ export const rateLimitFaults: Fault[] = [
   {
     name: 'rate-limit-never',
     breaks: ['RATE-001'],
-    response: (_, response, state) => (response.status === 429 ? replaceWithProblem(response, state, 404, 'No such session.') : undefined),
+    response: (_, response, state) =>
+      response.status === 429 ? replaceWithProblem(response, state, 404, 'No such session.') : undefined,
   },
   {
     name: 'rate-limit-short-retry-after',
@@ -45,6 +46,8 @@ export const rateLimitFaults: Fault[] = [
     name: 'rate-limit-body-mismatch',
     breaks: ['RATE-005'],
     response: (_, response) =>
-      response.status === 429 ? editJson(response, (body) => (body['retry_after_s'] = Number(body['retry_after_s'] ?? 0) + 7)) : undefined,
+      response.status === 429
+        ? editJson(response, (body) => (body['retry_after_s'] = Number(body['retry_after_s'] ?? 0) + 7))
+        : undefined,
   },
 ];

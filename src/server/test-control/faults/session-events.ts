@@ -40,7 +40,8 @@ export const sessionEventFaults: Fault[] = [
   {
     name: 'reconvene-refused',
     breaks: ['SEVT-003'],
-    answer: (request) => (is(request, 'POST', /\/reconvene$/) ? new ProblemError(409, 'This session cannot be reconvened.') : undefined),
+    answer: (request) =>
+      is(request, 'POST', /\/reconvene$/) ? new ProblemError(409, 'This session cannot be reconvened.') : undefined,
   },
   {
     name: 'session-reconvened-without-source',

@@ -25,7 +25,9 @@ function showSession(path: string, state: FaultState, only: (revoked: boolean) =
   const token = pagePath.exec(path)?.[1];
   const stored = token === undefined ? undefined : state.services.store.shares.getByUrl(`${shareOrigin}${token}`);
   const row = stored === undefined ? undefined : state.services.store.sessions.getAny(stored.parentId);
-  return stored === undefined || row === undefined || !only(stored.record.revoked_at !== null) ? undefined : page(sessionPage(row.session, stored.record));
+  return stored === undefined || row === undefined || !only(stored.record.revoked_at !== null)
+    ? undefined
+    : page(sessionPage(row.session, stored.record));
 }
 
 export const shareFaults: Fault[] = [
@@ -34,7 +36,13 @@ export const shareFaults: Fault[] = [
     breaks: ['SHARE-001'],
     response: (request, response) =>
       is(request, 'GET', sharesPath) && response.status === 200
-        ? editJson(response, (body) => (body['items'] = (body['items'] as Array<{ access?: unknown }>).filter((item) => item.access !== 'password')))
+        ? editJson(
+            response,
+            (body) =>
+              (body['items'] = (body['items'] as Array<{ access?: unknown }>).filter(
+                (item) => item.access !== 'password',
+              )),
+          )
         : undefined,
   },
   {
@@ -43,7 +51,10 @@ export const shareFaults: Fault[] = [
     // The creation answer echoes the request's password, as a server that keeps it in the record would.
     answer(request, state) {
       if (is(request, 'POST', sharesPath)) {
-        state.memory.set(passwordKey, (JSON.parse(request.body.toString('utf8') || '{}') as { password?: unknown }).password);
+        state.memory.set(
+          passwordKey,
+          (JSON.parse(request.body.toString('utf8') || '{}') as { password?: unknown }).password,
+        );
       }
       return undefined;
     },
@@ -55,7 +66,10 @@ export const shareFaults: Fault[] = [
   {
     name: 'share-revocation-unrecorded',
     breaks: ['SHARE-003'],
-    response: (request, response) => (is(request, 'POST', /\/shares\/[^/]+\/revoke$/) && response.status === 200 ? editJson(response, (body) => (body['revoked_at'] = null)) : undefined),
+    response: (request, response) =>
+      is(request, 'POST', /\/shares\/[^/]+\/revoke$/) && response.status === 200
+        ? editJson(response, (body) => (body['revoked_at'] = null))
+        : undefined,
   },
   {
     name: 'share-public-asks-password',
@@ -65,19 +79,24 @@ export const shareFaults: Fault[] = [
   {
     name: 'share-any-password',
     breaks: ['SHARE-005'],
-    answer: (request, state) => (is(request, 'POST', pagePath) ? showSession(request.url.pathname, state, (revoked) => !revoked) : undefined),
+    answer: (request, state) =>
+      is(request, 'POST', pagePath) ? showSession(request.url.pathname, state, (revoked) => !revoked) : undefined,
   },
   {
     name: 'share-revoked-still-opens',
     breaks: ['SHARE-006'],
-    answer: (request, state) => (is(request, 'GET', pagePath) ? showSession(request.url.pathname, state, (revoked) => revoked) : undefined),
+    answer: (request, state) =>
+      is(request, 'GET', pagePath) ? showSession(request.url.pathname, state, (revoked) => revoked) : undefined,
   },
   { name: 'share-created-withheld', breaks: ['SHARE-007'], delivery: withhold('share.created') },
   { name: 'share-viewed-withheld', breaks: ['SHARE-008'], delivery: withhold('share.viewed') },
   {
     name: 'share-revoked-twice',
     breaks: ['SHARE-009'],
-    response: (request, response) => (is(request, 'POST', /\/shares\/[^/]+\/revoke$/) && response.status === 409 ? answerJson(response, 200, '{}') : undefined),
+    response: (request, response) =>
+      is(request, 'POST', /\/shares\/[^/]+\/revoke$/) && response.status === 409
+        ? answerJson(response, 200, '{}')
+        : undefined,
   },
   {
     name: 'share-password-unlimited',
@@ -88,7 +107,9 @@ export const shareFaults: Fault[] = [
       const stored = token === undefined ? undefined : state.services.store.shares.getByUrl(`${shareOrigin}${token}`);
       const hash = stored === undefined ? null : state.services.store.shares.passwordHashOf(stored.record.id);
       const password = new URLSearchParams(request.body.toString('utf8')).get('password');
-      return hash !== null && password !== null && passwordMatches(password, hash) ? showSession(request.url.pathname, state, (revoked) => !revoked) : undefined;
+      return hash !== null && password !== null && passwordMatches(password, hash)
+        ? showSession(request.url.pathname, state, (revoked) => !revoked)
+        : undefined;
     },
   },
 ];

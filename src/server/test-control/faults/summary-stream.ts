@@ -13,12 +13,14 @@ export const summaryStreamFaults: Fault[] = [
   {
     name: 'summary-not-event-stream',
     breaks: ['SUMM-001'],
-    response: (request, response) => (isSummary(request) ? void (response.headers['content-type'] = 'text/plain') : undefined),
+    response: (request, response) =>
+      isSummary(request) ? void (response.headers['content-type'] = 'text/plain') : undefined,
   },
   {
     name: 'summary-first-round-lost',
     breaks: ['SUMM-002'],
-    event: (request, block) => (isSummary(request) && eventOf(block) === 'summary.update' && /"round":1[,}]/.test(block) ? '' : block),
+    event: (request, block) =>
+      isSummary(request) && eventOf(block) === 'summary.update' && /"round":1[,}]/.test(block) ? '' : block,
   },
   {
     name: 'summary-resume-replays-all',

@@ -12,7 +12,10 @@ export const synthChatFaults: Fault[] = [
   {
     name: 'chat-another-synth-answers',
     breaks: ['CHAT-001'],
-    response: (request, response) => (is(request, 'POST', chatPath) && response.status === 200 ? editJson(response, (body) => (body['synth'] = body['synth'] === 'skeptic' ? 'cfo' : 'skeptic')) : undefined),
+    response: (request, response) =>
+      is(request, 'POST', chatPath) && response.status === 200
+        ? editJson(response, (body) => (body['synth'] = body['synth'] === 'skeptic' ? 'cfo' : 'skeptic'))
+        : undefined,
   },
   {
     name: 'chat-conversation-forgotten',
@@ -36,7 +39,13 @@ export const synthChatFaults: Fault[] = [
     breaks: ['CHAT-003'],
     response: (request, response) =>
       is(request, 'GET', /^\/credits$/) && response.status === 200
-        ? editJson(response, (body) => (body['recent_usage'] = (body['recent_usage'] as Array<{ kind: string }>).filter((entry) => entry.kind !== 'chat')))
+        ? editJson(
+            response,
+            (body) =>
+              (body['recent_usage'] = (body['recent_usage'] as Array<{ kind: string }>).filter(
+                (entry) => entry.kind !== 'chat',
+              )),
+          )
         : undefined,
   },
 ];

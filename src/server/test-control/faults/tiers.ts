@@ -33,7 +33,9 @@ export const tierFaults: Fault[] = [
       }
       try {
         const synths = (JSON.parse(request.body.toString('utf8')) as { synths?: unknown[] }).synths;
-        return Array.isArray(synths) && synths.length > 8 ? new ProblemError(403, 'Lineups above 8 Synths need a higher tier.') : undefined;
+        return Array.isArray(synths) && synths.length > 8
+          ? new ProblemError(403, 'Lineups above 8 Synths need a higher tier.')
+          : undefined;
       } catch {
         return undefined;
       }
@@ -42,6 +44,9 @@ export const tierFaults: Fault[] = [
   {
     name: 'credits-wrong-tier',
     breaks: ['TIER-003'],
-    response: (request, response) => (is(request, 'GET', /^\/credits$/) && response.status === 200 ? editJson(response, (body) => (body['tier'] = 'pro')) : undefined),
+    response: (request, response) =>
+      is(request, 'GET', /^\/credits$/) && response.status === 200
+        ? editJson(response, (body) => (body['tier'] = 'pro'))
+        : undefined,
   },
 ];

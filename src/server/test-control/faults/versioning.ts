@@ -30,6 +30,8 @@ export const versioningFaults: Fault[] = [
     name: 'health-wrong-version',
     breaks: ['VER-005'],
     response: (request, response) =>
-      request.url.pathname === '/v1/health' ? editJson(response, (body) => (body['api_version'] = '2020-01-01')) : undefined,
+      request.url.pathname === '/v1/health'
+        ? editJson(response, (body) => (body['api_version'] = '2020-01-01'))
+        : undefined,
   },
 ];

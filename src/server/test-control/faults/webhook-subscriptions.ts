@@ -53,7 +53,9 @@ export const webhookSubscriptionFaults: Fault[] = [
     answer(request, state) {
       const id = /^\/v1\/webhooks\/([^/]+)$/.exec(request.url.pathname)?.[1];
       const ids = state.memory.get(createdAtUnversioned) as Set<string> | undefined;
-      return request.method === 'GET' && id !== undefined && ids?.has(id) === true ? new ProblemError(404, `No webhook subscription ${id}.`) : undefined;
+      return request.method === 'GET' && id !== undefined && ids?.has(id) === true
+        ? new ProblemError(404, `No webhook subscription ${id}.`)
+        : undefined;
     },
   },
   {

@@ -36,7 +36,8 @@ export const webhookFaults: Fault[] = [
   {
     name: 'webhook-stale-timestamp',
     breaks: ['HOOK-004'],
-    delivery: (delivery, target) => resign(delivery, target.secret, String(Number(delivery.headers['x-service-timestamp']) - 600)),
+    delivery: (delivery, target) =>
+      resign(delivery, target.secret, String(Number(delivery.headers['x-service-timestamp']) - 600)),
   },
   {
     name: 'webhook-reuse-delivery-id',
@@ -58,7 +59,9 @@ export const webhookFaults: Fault[] = [
     breaks: ['HOOK-007'],
     response: (request, response) =>
       is(request, 'GET', /\/deliveries$/)
-        ? editJson(response, (body) => (body['items'] as Array<Record<string, unknown>>).forEach((item) => (item['response_code'] = 299)))
+        ? editJson(response, (body) =>
+            (body['items'] as Array<Record<string, unknown>>).forEach((item) => (item['response_code'] = 299)),
+          )
         : undefined,
   },
   {
@@ -102,13 +105,18 @@ export const webhookFaults: Fault[] = [
       const sessionId = (body['data'] as { session_id?: unknown } | undefined)?.session_id;
       const copy: FaultDelivery = {
         headers: { ...delivery.headers, 'x-service-event': 'outcomes.ready' },
-        body: JSON.stringify({ ...body, event: 'outcomes.ready', data: { session_id: sessionId, format: 'decision_memo', outcome_id: '6a1c2e4f-8b3d-4f5a-9c7e-1d2b3a4c5e6f' } }),
+        body: JSON.stringify({
+          ...body,
+          event: 'outcomes.ready',
+          data: { session_id: sessionId, format: 'decision_memo', outcome_id: '6a1c2e4f-8b3d-4f5a-9c7e-1d2b3a4c5e6f' },
+        }),
         forward: true,
         guarded: true,
         reportStatus: undefined,
         extra: [],
       };
-      copy.headers['x-service-delivery-id'] = `dlv_${createHash('sha256').update(deliveryIdOf(delivery)).digest('hex').slice(0, 20)}`;
+      copy.headers['x-service-delivery-id'] =
+        `dlv_${createHash('sha256').update(deliveryIdOf(delivery)).digest('hex').slice(0, 20)}`;
       resign(copy, target.secret);
       delivery.extra.push(copy);
     },
