@@ -85,6 +85,7 @@ export const coverageMap: Record<CoverageKind, Readonly<Record<string, readonly 
     'unsupported-media-type': ['PROB-009'],
     'rate-limited': ['RATE-001'],
     'internal-error': ['CONT-006'],
+    'request-timeout': ['PROB-001'],
   },
   webhookEvents: {
     'session.created': ['SEVT-001'],
@@ -115,12 +116,15 @@ export const coverageMap: Record<CoverageKind, Readonly<Record<string, readonly 
 /** Kinds whose items are alternatives: a target sends one of them, so only seeing none is a gap. */
 export const alternativeKinds: readonly ItemKind[] = ['webhookEnvelopes'];
 
-/** Documented items a conforming target never produces for a valid run (CONT-006: no 5xx). */
+/**
+ * Documented items a conforming target never produces for a valid run: no 5xx (CONT-006), and no
+ * `request-timeout`, which only a client too slow to send its request meets.
+ */
 export const notExpectedInAConformingRun: Record<ItemKind, readonly string[]> = {
   startRequestVariants: [],
   startResponseVariants: [],
   webhookEnvelopes: [],
-  problemTypes: ['internal-error'],
+  problemTypes: ['internal-error', 'request-timeout'],
   webhookEvents: [],
   streamEvents: [],
 };
