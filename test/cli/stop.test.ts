@@ -42,7 +42,7 @@ async function portFreed(port: number, limitMs: number): Promise<void> {
     if (Date.now() > deadline) {
       throw new Error(`127.0.0.1:${port} still listens ${limitMs} ms after the stop`);
     }
-    await new Promise((next) => setImmediate(next));
+    await new Promise((next) => setTimeout(next, 50));
   }
 }
 
@@ -68,5 +68,6 @@ test('npx boardkit mock stopped by SIGTERM to the npx process frees its port', a
   });
   expect(await listening(port)).toBe(true);
   npx.kill('SIGTERM');
-  await portFreed(port, 10_000);
+  // A generous bound: on a loaded machine the mock's own stop takes seconds.
+  await portFreed(port, 30_000);
 }, 120_000);

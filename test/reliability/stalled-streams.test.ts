@@ -98,6 +98,8 @@ test('stalled stream readers cost the server little, and one a buffer behind for
       text += new TextDecoder().decode(read.value);
     }
   })();
+  // Awaited at the end; a failure before then must not leave its rejection unhandled.
+  reading.catch(() => undefined);
   /** Records `bytes` of events as a run would (stored, then the streams told), until the reader has them all. */
   async function record(bytes: number): Promise<number> {
     for (let n = 0; n < Math.ceil(bytes / eventBytes); n += 1) {
@@ -112,7 +114,9 @@ test('stalled stream readers cost the server little, and one a buffer behind for
     return last;
   }
 
-  // 200 stalled readers, 1 MiB of events.
+  // 200 stalled readers, 1 MiB of events. The connections counted apart from them: the reader that keeps
+  // up, and any the test's own requests keep alive.
+  const others = await connections();
   const before = heapAfterCollection();
   const many = await stalledReaders(server, path, 200);
   const opened = heapAfterCollection();
@@ -123,10 +127,11 @@ test('stalled stream readers cost the server little, and one a buffer behind for
       `${((filled - opened) / 200 / 1024).toFixed(1)} KiB more each after 1 MiB of events (${eventBytes} bytes each) that they did not read`,
   );
   // None is disconnected: the kernel holds what they did not read. The server holds less than a buffer each.
-  expect(await connections()).toBe(201);
+  // (An idle connection the test's fetches kept alive may still be counted, or may have closed.)
+  expect(await connections()).toBeGreaterThanOrEqual(200 + 1);
   expect((filled - opened) / 200).toBeLessThan(bounds.maxBufferedBytes);
   many.close();
-  for (let open = await connections(); open > 1; open = await connections()) {
+  for (let open = await connections(); open > others; open = await connections()) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
@@ -134,7 +139,7 @@ test('stalled stream readers cost the server little, and one a buffer behind for
   const few = await stalledReaders(server, path, 4);
   const startedAt = store.streamEvents.lastSeq(sessionId, 'events');
   const last = await record(4 * 1024 * 1024);
-  for (let open = await connections(); open > 1; open = await connections()) {
+  for (let open = await connections(); open > others; open = await connections()) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const fewVerdict = await few.check();
