@@ -12,8 +12,8 @@ import { parseEventStream } from '../../src/contract/sse.js';
 import {
   alternativeKinds,
   coverageMap,
+  itemKinds,
   type CoverageKind,
-  type ItemKind,
   notExpectedInAConformingRun,
 } from '../requirements/coverage.js';
 import { type Contract, pathRelativeTo } from './contract.js';
@@ -276,15 +276,6 @@ export function computeCoverage({ contract, baseUrl, exchanges, deliveries }: Co
 }
 
 type Listed = Omit<Coverage, 'gaps' | 'summary'>;
-
-const itemKinds: readonly ItemKind[] = [
-  'startRequestVariants',
-  'startResponseVariants',
-  'webhookEnvelopes',
-  'problemTypes',
-  'webhookEvents',
-  'streamEvents',
-];
 
 function gapsOf(coverage: Listed): CoverageGap[] {
   const gaps: CoverageGap[] = coverage.operations

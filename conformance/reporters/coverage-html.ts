@@ -5,7 +5,7 @@
  * @module
  */
 import type { Coverage, ItemCoverage, OperationCoverage } from '../harness/coverage.js';
-import type { CoverageKind } from '../requirements/coverage.js';
+import { itemKinds, type CoverageKind } from '../requirements/coverage.js';
 import { coverageLabels, coveredBy, gapLabels, type RunStatuses, statusNote } from './coverage-text.js';
 import { htmlEscape as escape } from './html.js';
 
@@ -51,15 +51,6 @@ function itemRows(items: readonly ItemCoverage[], statuses: RunStatuses): string
     )
     .join('');
 }
-
-const itemKinds: ReadonlyArray<Exclude<CoverageKind, 'operations'>> = [
-  'startRequestVariants',
-  'startResponseVariants',
-  'webhookEnvelopes',
-  'problemTypes',
-  'webhookEvents',
-  'streamEvents',
-];
 
 export function coverageSection(coverage: Coverage, statuses: RunStatuses = new Map()): string {
   const counts = (Object.keys(coverageLabels) as CoverageKind[])

@@ -18,6 +18,16 @@ export type CoverageKind =
 
 export type ItemKind = Exclude<CoverageKind, 'operations'>;
 
+/** The item kinds, in the order reports list them. */
+export const itemKinds: readonly ItemKind[] = [
+  'startRequestVariants',
+  'startResponseVariants',
+  'webhookEnvelopes',
+  'problemTypes',
+  'webhookEvents',
+  'streamEvents',
+];
+
 export const coverageMap: Record<CoverageKind, Readonly<Record<string, readonly string[]>>> = {
   /** By operationId: the requirements whose checks call the operation and get a success. */
   operations: {

@@ -12,7 +12,7 @@ import type { RunResult } from '../../conformance/harness/results.js';
 import { runConformance } from '../../conformance/harness/runner.js';
 import { findCheck } from '../../conformance/checks/index.js';
 import type { ItemCoverage } from '../../conformance/harness/coverage.js';
-import { notExpectedInAConformingRun } from '../../conformance/requirements/coverage.js';
+import { itemKinds, notExpectedInAConformingRun } from '../../conformance/requirements/coverage.js';
 import { findRequirement, requirements } from '../../conformance/requirements/index.js';
 import { keyA, keyB, startReferenceTarget, type ReferenceTarget } from './support/reference-target.js';
 
@@ -80,15 +80,7 @@ describe('the suite against the reference server', () => {
         );
       }
     }
-    const kinds = [
-      'startRequestVariants',
-      'startResponseVariants',
-      'webhookEnvelopes',
-      'problemTypes',
-      'webhookEvents',
-      'streamEvents',
-    ] as const;
-    for (const kind of kinds) {
+    for (const kind of itemKinds) {
       const items: ItemCoverage[] = result.coverage![kind];
       for (const item of items.filter((one) => one.requirements.length > 0 && one.seen > 0)) {
         const own = checksOf(item.requirements);
