@@ -5,7 +5,7 @@
  * @module
  */
 import { resolve } from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { couldNotRun, requireTarget } from '../webhook-exit.js';
 
 interface CheckReceiverOptions {
@@ -13,6 +13,8 @@ interface CheckReceiverOptions {
   secret?: string;
   reportDir: string;
   handledUrl?: string;
+  previousSecret?: string;
+  envelope: 'seed' | 'published' | 'both';
   allowRemote: boolean;
 }
 
@@ -28,6 +30,15 @@ export function webhooksCheckReceiverCommand(): Command {
       '--handled-url <url>',
       'where the receiver lists the delivery ids it handled (JSON array, or object of counts)',
     )
+    .option(
+      '--previous-secret <secret>',
+      'the secret being replaced, while the receiver accepts both (checks RECV-014; skipped without)',
+    )
+    .addOption(
+      new Option('--envelope <form>', "the envelope the receiver expects (its subscriptions' `envelope`)")
+        .choices(['seed', 'published', 'both'])
+        .default('both'),
+    )
     .option('--allow-remote', 'check a receiver that is not on a loopback address (its clock must be in sync)', false)
     .action(async (options: CheckReceiverOptions) => {
       try {
@@ -40,6 +51,8 @@ export function webhooksCheckReceiverCommand(): Command {
           url,
           secret,
           allowRemote: options.allowRemote,
+          envelope: options.envelope,
+          ...(options.previousSecret === undefined ? {} : { previousSecret: options.previousSecret }),
           ...(options.handledUrl === undefined ? {} : { handledUrl: options.handledUrl }),
           onProgress: (line) => process.stderr.write(`${line}\n`),
         });
