@@ -7,12 +7,13 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { checkReceiver, type CheckReceiverOptions } from '../../src/webhook-tools/check-receiver.js';
 import { createWebhookSecret } from '../../src/webhooks/ids.js';
-import { startUserReceiver, type Mistakes, type UserReceiver } from './user-receiver.js';
+import type { TestReceiver } from './receivers.js';
+import { startUserReceiver, type Mistakes } from './user-receiver.js';
 
 const document = loadContract();
 /** Short enough to keep the slow case quick, long enough for a loaded machine's loopback. */
 const timeoutMs = 2_000;
-let receiver: UserReceiver | undefined;
+let receiver: TestReceiver | undefined;
 
 afterEach(async () => {
   await receiver?.close();

@@ -2,11 +2,11 @@
  * A webhook receiver written the way docs/webhooks.md shows it (node:http, the raw body, an HMAC compared
  * in constant time, one action per X-Service-Delivery-Id), on 127.0.0.1, with one switch per mistake the
  * receiver suite's delivery-condition cases must catch. It lists at `GET /handled` the delivery ids it
- * acted on, one entry per time.
+ * acted on, one entry per time (receivers.ts serves it).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
+import { startReceiver, type Answer, type TestReceiver } from './receivers.js';
 
 export interface Mistakes {
   /** Answers 409 to an event older than the latest it saw of the same session. */
@@ -21,12 +21,6 @@ export interface Mistakes {
   seedEnvelopeOnly?: boolean;
   /** Verifies with the new secret only, during a move to it. */
   ignoresPreviousSecret?: boolean;
-}
-
-export interface UserReceiver {
-  url: string;
-  handledUrl: string;
-  close(): Promise<void>;
 }
 
 const toleranceSeconds = 300;
@@ -57,13 +51,11 @@ interface Delivery {
   data?: { session_id?: string };
 }
 
-export function startUserReceiver(secrets: readonly string[], mistakes: Mistakes = {}): Promise<UserReceiver> {
-  const handled: string[] = [];
+/** The receiver's answer to one delivery, with the mistakes asked for. */
+function userAnswer(secrets: readonly string[], mistakes: Mistakes): Answer {
   const seen = new Set<string>();
   const latest = new Map<string, number>();
-  const working = new Set<NodeJS.Timeout>();
-
-  const answer = (rawBody: Buffer, headers: IncomingHttpHeaders, response: ServerResponse): void => {
+  return (rawBody, headers, handled) => {
     const signature = header(headers, 'x-service-signature');
     const timestamp = header(headers, 'x-service-timestamp');
     const verdicts = (mistakes.ignoresPreviousSecret === true ? secrets.slice(0, 1) : secrets).map((secret) =>
@@ -71,65 +63,33 @@ export function startUserReceiver(secrets: readonly string[], mistakes: Mistakes
     );
     const verdict = verdicts.includes('ok') ? 'ok' : (verdicts[0] ?? 401);
     if (verdict !== 'ok') {
-      response.writeHead(verdict).end();
-      return;
+      return verdict;
     }
     const delivery = JSON.parse(rawBody.toString('utf8')) as Delivery;
     const event = mistakes.seedEnvelopeOnly === true ? delivery.event : (delivery.event ?? delivery.type);
     if (event === undefined) {
-      response.writeHead(400).end();
-      return;
+      return 400;
     }
-    const key =
-      mistakes.deduplicatesBySignature === true ? (signature ?? '') : (header(headers, 'x-service-delivery-id') ?? '');
+    const deliveryId = header(headers, 'x-service-delivery-id') ?? '';
+    const key = mistakes.deduplicatesBySignature === true ? (signature ?? '') : deliveryId;
     const session = delivery.data?.session_id ?? '';
     const at = Date.parse(delivery.at ?? delivery.created_at ?? '');
     const older = !Number.isNaN(at) && at < (latest.get(session) ?? -Infinity);
     if (older && mistakes.refusesOlderEvents === true) {
-      response.writeHead(409).end();
-      return;
+      return 409;
     }
     if (!seen.has(key) && !(older && mistakes.dropsOlderEvents === true)) {
       seen.add(key);
-      handled.push(header(headers, 'x-service-delivery-id') ?? '');
+      handled.push(deliveryId);
     }
     if (!Number.isNaN(at) && !older) {
       latest.set(session, at);
     }
-    if (event === mistakes.slow?.event) {
-      const work = setTimeout(() => {
-        working.delete(work);
-        if (!response.destroyed) {
-          response.writeHead(204).end();
-        }
-      }, mistakes.slow.ms);
-      working.add(work);
-      return;
-    }
-    response.writeHead(204).end();
+    const slow = mistakes.slow;
+    return event === slow?.event ? new Promise((done) => setTimeout(() => done(204), slow.ms)) : 204;
   };
+}
 
-  const server = createServer((request, response) => {
-    if (request.method === 'GET' && request.url === '/handled') {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(handled));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => answer(Buffer.concat(chunks), request.headers, response));
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      resolve({
-        url: `${base}/hooks`,
-        handledUrl: `${base}/handled`,
-        close: () => {
-          working.forEach((work) => clearTimeout(work));
-          server.closeAllConnections();
-          return new Promise<void>((done) => server.close(() => done()));
-        },
-      });
-    });
-  });
+export function startUserReceiver(secrets: readonly string[], mistakes: Mistakes = {}): Promise<TestReceiver> {
+  return startReceiver(userAnswer(secrets, mistakes));
 }

@@ -1,6 +1,7 @@
 /**
  * `boardkit webhooks check-receiver`: the receiver suite (src/webhook-tools/check-receiver.ts) against a
- * receiver, with report.json, junit.xml and report.html. Exit code 0 when no MUST requirement failed, 1
+ * receiver, with report.json, junit.xml and report.html; `--envelope` and `--previous-secret` say what the
+ * receiver expects. Exit code 0 when no MUST requirement failed, 1
  * when one did, 2 when the suite could not run.
  * @module
  */
@@ -21,7 +22,7 @@ interface CheckReceiverOptions {
 export function webhooksCheckReceiverCommand(): Command {
   return new Command('check-receiver')
     .description(
-      "test a webhook receiver against the seed's verification rules; exits 0 conformant, 1 a MUST failed, 2 cannot run, 3 a MUST could not be checked",
+      "test a webhook receiver against the seed's verification rules and the ways deliveries arrive (out of order, retried, timed, in each envelope, during a move to a new secret); exits 0 conformant, 1 a MUST failed, 2 cannot run, 3 a MUST could not be checked",
     )
     .option('--url <url>', 'the receiver (required; loopback only unless --allow-remote)')
     .option('--secret <secret>', 'the signing secret the receiver verifies with')
