@@ -9,8 +9,7 @@
 import { readFileSync } from 'node:fs';
 import type { OpenApiDocument } from '../contract/load.js';
 import { packageJson } from '../contract/paths.js';
-import type { Observation } from '../../conformance/harness/observations.js';
-import { foldStatus } from '../../conformance/harness/observations.js';
+import { foldStatus, type Observation } from '../../conformance/harness/observations.js';
 import { type CheckResult, exitCodeOf, fold, type RunResult, summarize } from '../../conformance/harness/results.js';
 import { receiverRequirements } from '../../conformance/requirements/receiver.js';
 import type { EnvelopeForm, WebhookEventName } from '../webhooks/events.js';
