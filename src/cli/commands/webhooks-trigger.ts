@@ -14,13 +14,13 @@ interface TriggerOptions {
   envelope: 'seed' | 'published';
   legacy: boolean;
   data?: string;
-  set: string[];
+  set?: string[];
   validate: boolean;
   all: boolean;
   allowRemote: boolean;
 }
 
-function collect(value: string, previous: string[]): string[] {
+function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
@@ -45,7 +45,6 @@ export function webhooksTriggerCommand(): Command {
       '--set <path=value>',
       'change one field of the body, e.g. data.credits_charged=12 or data.items[0].title=Plan (a JSON value, else text; repeatable)',
       collect,
-      [],
     )
     .option('--no-validate', 'send a body changed by --data or --set even when it breaks the event schema')
     .option('--all', 'send every event of every published event list, once each', false)
@@ -64,7 +63,7 @@ export function webhooksTriggerCommand(): Command {
           envelope: options.envelope,
           legacy: options.legacy,
           data,
-          overrides: options.set.map((assignment) => tools.parseOverride(assignment)),
+          overrides: (options.set ?? []).map((assignment) => tools.parseOverride(assignment)),
           validate: options.validate,
           allowRemote: options.allowRemote,
         });
