@@ -70,7 +70,9 @@ function exchangeOf(id: number, check: string, url: string, sent: OutgoingDelive
 /** What the receiver answered, in words; a timeout says what the service does about it. */
 function describeAnswers(answers: readonly PostResult[], timeoutMs: number): string {
   const timedOut = answers.some((answer) => answer.responseCode === null && answer.error?.startsWith('No answer'));
-  const codes = answers.map((answer) => answer.responseCode ?? 'no answer').join(', ');
+  const codes = answers
+    .map(({ responseCode, error }) => responseCode ?? (timedOut ? 'no answer' : `no answer (${error ?? 'unknown'})`))
+    .join(', ');
   return timedOut
     ? `${codes}: no answer within ${timeoutMs / 1000} s, the contract's attempt timeout (x-webhook-delivery.attempt_timeout_seconds); the service counts the attempt failed and sends the delivery again`
     : codes;
