@@ -93,6 +93,58 @@ export const receiverRequirements: readonly Requirement[] = [
     statement: 'A delivery whose body holds non-ASCII text as UTF-8 verifies and is answered 2xx.',
     checks: ['receiver.unicode'],
   },
+  {
+    id: 'RECV-010',
+    level: 'MUST',
+    category: 'receiver',
+    seed: 'Events › Delivery, retry and pause 2',
+    provenance: 'designed',
+    statement:
+      'Events of one session delivered out of order (outcomes.ready before its earlier session.complete) are each answered 2xx, and each handled, where the receiver shows what it handled.',
+    checks: ['receiver.out-of-order'],
+    references: ['docs/decisions.md › Receiver suite'],
+  },
+  {
+    id: 'RECV-011',
+    level: 'MUST',
+    category: 'receiver',
+    seed: 'Events › Delivery, retry and pause 2',
+    provenance: 'stated',
+    statement:
+      'The retry of a delivery (the same X-Service-Delivery-Id, signed anew a minute later) is answered 2xx, and the delivery handled once, where the receiver shows what it handled.',
+    checks: ['receiver.redelivery'],
+  },
+  {
+    id: 'RECV-012',
+    level: 'MUST',
+    category: 'receiver',
+    seed: 'Events › Delivery, retry and pause 1',
+    provenance: 'designed',
+    statement:
+      "A delivery is answered within the contract's attempt timeout (x-webhook-delivery.attempt_timeout_seconds, 10 seconds).",
+    checks: ['receiver.within-timeout'],
+  },
+  {
+    id: 'RECV-013',
+    level: 'MUST',
+    category: 'receiver',
+    seed: 'Events › Envelope',
+    provenance: 'variant',
+    statement:
+      "A delivery in each envelope form the receiver's subscriptions may choose (the seed's; the webhooks page's, full and per event) is answered 2xx.",
+    checks: ['receiver.envelope-seed', 'receiver.envelope-published', 'receiver.envelope-published-short'],
+  },
+  {
+    id: 'RECV-014',
+    level: 'SHOULD',
+    category: 'receiver',
+    seed: 'Events › Webhook subscriptions',
+    provenance: 'designed',
+    statement:
+      'While it moves to a new subscription and secret, the receiver answers 2xx to deliveries signed with the previous secret and with the new one.',
+    checks: ['receiver.rotation'],
+    references: ['docs/decisions.md › Receiver suite'],
+  },
 ];
 
 const byId = new Map(receiverRequirements.map((requirement) => [requirement.id, requirement]));

@@ -1,7 +1,8 @@
 /**
- * "Handled once, where the receiver exposes it" (RECV-002): a receiver may show which deliveries it acted
- * on at a URL of its own, given as `--handled-url`. The answer is JSON: an array of the delivery ids it
- * handled, one entry per time it handled one, or an object from delivery id to a count.
+ * "Handled once, where the receiver exposes it" (RECV-002, RECV-010, RECV-011): a receiver may show
+ * which deliveries it acted on at a URL of its own, given as `--handled-url`. The answer is JSON: an
+ * array of the delivery ids it handled, one entry per time it handled one, or an object from delivery id
+ * to a count.
  * @module
  */
 

@@ -9,52 +9,17 @@
 import { randomAlphanumeric } from '../webhooks/ids.js';
 import { signLegacyDelivery } from '../webhooks/signing.js';
 import { deliveryHeaders } from '../webhooks/headers.js';
-import { signedDelivery, type OutgoingDelivery } from './delivery.js';
+import type { OutgoingDelivery } from './delivery.js';
+import { deliveryConditionCases } from './delivery-condition-cases.js';
+import { compact, delivery, type CaseInput, type ReceiverCase } from './receiver-case.js';
 
-/** What a request of a case must be answered with: any 2xx, or one status. */
-export type ExpectedAnswer = '2xx' | 400 | 401;
-
-export interface CaseInput {
-  secret: string;
-  /** A delivery body (an envelope object) to start from, with its event. */
-  body: Record<string, unknown>;
-  event: string;
-  /** The wall clock, Unix seconds. */
-  now: number;
-}
-
-export interface ReceiverCase {
-  name: string;
-  requirement: string;
-  /** What the case sends, in words, for reports. */
-  title: string;
-  expect: ExpectedAnswer;
-  /** The requests, sent in order; each must get `expect`. */
-  requests(input: CaseInput): OutgoingDelivery[];
-}
+export type { CaseInput, ExpectedAnswer, ReceiverCase } from './receiver-case.js';
 
 /** The replay tolerance plus one second (seed "Limits": 300 seconds). */
 const outsideWindowSeconds = 301;
 
 /** Size of the large body: well above what a receiver's default body limit may cut (100 KiB in Express). */
 export const largeBodyBytes = 256 * 1024;
-
-function delivery(
-  input: CaseInput,
-  body: string,
-  overrides: { secret?: string; timestamp?: number } = {},
-): OutgoingDelivery {
-  return signedDelivery({
-    event: input.event,
-    secret: overrides.secret ?? input.secret,
-    body,
-    timestamp: overrides.timestamp ?? input.now,
-  });
-}
-
-function compact(input: CaseInput): string {
-  return JSON.stringify(input.body);
-}
 
 /** The body with its `data.verdict` (or a new `data.note`) replaced by `text`. */
 function withText(input: CaseInput, text: string): string {
@@ -105,7 +70,7 @@ function withSignature(one: OutgoingDelivery, signature: string): OutgoingDelive
 
 const unicodeText = 'Décision validée — 決定を承認 — Ελληνικά — 🚀 lancement à Zürich';
 
-export const receiverCases: readonly ReceiverCase[] = [
+const signatureCases: readonly ReceiverCase[] = [
   {
     name: 'receiver.valid',
     requirement: 'RECV-001',
@@ -118,6 +83,7 @@ export const receiverCases: readonly ReceiverCase[] = [
     requirement: 'RECV-002',
     title: 'one delivery sent twice, the same X-Service-Delivery-Id',
     expect: '2xx',
+    handledOnce: true,
     requests: (input) => {
       const once = delivery(input, compact(input));
       return [once, once];
@@ -217,3 +183,6 @@ export const receiverCases: readonly ReceiverCase[] = [
     requests: (input) => [delivery(input, withText(input, unicodeText))],
   },
 ];
+
+/** Every case, in the order they run: the verification rules, then the ways real deliveries arrive. */
+export const receiverCases: readonly ReceiverCase[] = [...signatureCases, ...deliveryConditionCases];

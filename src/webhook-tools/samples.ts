@@ -59,6 +59,8 @@ export interface SampleBodyOptions {
   data?: unknown;
   /** When the event happened, epoch ms. */
   at: number;
+  /** The session the event is about, in place of the example's. */
+  sessionId?: string;
 }
 
 /** The body of one delivery of `event`, in either envelope form, as the object to serialise. */
@@ -69,7 +71,8 @@ export function sampleBody(
 ): Envelope {
   const example = sampleEnvelope(document, event);
   // The published form's examples carry no user or correlation id; the seed envelope is then built without.
-  const data = (options.data ?? example['data']) as WebhookEventData<WebhookEventName>;
+  const given = (options.data ?? example['data']) as WebhookEventData<WebhookEventName>;
+  const data = options.sessionId === undefined ? given : { ...given, session_id: options.sessionId };
   if (options.form === 'published') {
     const context = { id: createEventId(), at: options.at, attempt: 1, apiVersion: currentApiVersion(document) };
     return { ...buildPublishedEnvelope(event, data, context) };

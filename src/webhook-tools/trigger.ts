@@ -10,6 +10,8 @@ import type { PostResult } from '../webhooks/delivery-request.js';
 import { checkWebhookSecret } from '../webhooks/ids.js';
 import { isWebhookEventName, webhookEventNames, type EnvelopeForm, type WebhookEventName } from '../webhooks/events.js';
 import { signedDelivery, type OutgoingDelivery } from './delivery.js';
+import { eventBodyErrors } from './event-body-check.js';
+import { applyOverrides, type FieldOverride } from './overrides.js';
 import { sampleBody } from './samples.js';
 import { receiverSender, type SendOptions } from './send.js';
 
@@ -21,6 +23,10 @@ export interface TriggerOptions extends SendOptions {
   legacy?: boolean;
   /** The `data` of every event sent, instead of the contract's example. */
   data?: unknown;
+  /** Single fields of every body changed (`--set path=value`), after `data`. */
+  overrides?: readonly FieldOverride[];
+  /** Check a body the user changed against the event's schema (the default); `false` sends it as it is. */
+  validate?: boolean;
 }
 
 export interface TriggerResult {
@@ -57,11 +63,24 @@ export async function triggerEvents(
   if (kind === 'legacy' && wrong !== undefined) {
     throw new TriggerUsageError(`the legacy per-key webhook fires session.complete only, not ${wrong}`);
   }
+  const form = options.envelope ?? 'seed';
+  const changed = options.data !== undefined || (options.overrides?.length ?? 0) > 0;
+  // Every body is built and checked before the first is sent: a refused one sends nothing.
+  const bodies = options.events.map((event) => {
+    const sample = sampleBody(document, event, { form, data: options.data, at: Date.now() });
+    const body = applyOverrides(sample, options.overrides ?? []);
+    const errors = changed && options.validate !== false ? eventBodyErrors(document, event, form, body) : [];
+    if (errors.length > 0) {
+      throw new TriggerUsageError(
+        `the ${event} body does not match its schema (--no-validate sends it anyway):\n  ${errors.join('\n  ')}`,
+      );
+    }
+    return { event, body: JSON.stringify(body) };
+  });
   const send = await receiverSender(options);
   const results: TriggerResult[] = [];
-  for (const event of options.events) {
-    const body = sampleBody(document, event, { form: options.envelope ?? 'seed', data: options.data, at: Date.now() });
-    const delivery = signedDelivery({ event, secret: options.secret, body: JSON.stringify(body), kind });
+  for (const { event, body } of bodies) {
+    const delivery = signedDelivery({ event, secret: options.secret, body, kind });
     results.push({ delivery, answer: await send(delivery) });
   }
   return results;

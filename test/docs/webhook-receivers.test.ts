@@ -33,7 +33,8 @@ interface Running {
 
 /** Starts a receiver process and waits for the port it prints (`listening on N`). */
 function startProcess(command: string, args: string[], cwd: string, secret: string): Promise<Running> {
-  const child: ChildProcess = spawn(command, args, { cwd, env: { ...process.env, PORT: '0', WEBHOOK_SECRET: secret } });
+  const env = { ...process.env, PORT: '0', WEBHOOK_SECRET: secret, WEBHOOK_PREVIOUS_SECRET: previousSecret };
+  const child: ChildProcess = spawn(command, args, { cwd, env });
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
@@ -52,6 +53,8 @@ function startProcess(command: string, args: string[], cwd: string, secret: stri
 
 let markdown: string;
 let scratch: string;
+/** The secret each receiver still accepts while it moves to its own (RECV-014). */
+const previousSecret = createWebhookSecret();
 const running: Running[] = [];
 
 beforeAll(async () => {
@@ -66,7 +69,7 @@ afterAll(async () => {
 });
 
 async function failuresOf(receiver: Running, secret: string): Promise<string[]> {
-  const result = await checkReceiver(loadContract(), { url: receiver.url, secret });
+  const result = await checkReceiver(loadContract(), { url: receiver.url, secret, previousSecret });
   return result.requirements
     .filter((one) => one.status !== 'pass')
     .map((one) => `${one.id} ${one.status}: ${one.observations[0]?.message ?? one.reason ?? ''}`);

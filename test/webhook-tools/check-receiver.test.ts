@@ -20,7 +20,9 @@ async function failedRequirements(behaviour: keyof typeof receiverBehaviours): P
   const secret = createWebhookSecret();
   receiver = await startReceiver(receiverBehaviours[behaviour](secret));
   const result = await checkReceiver(document, { url: receiver.url, secret, handledUrl: receiver.handledUrl });
-  expect(result.requirements.filter((one) => one.status === 'error' || one.status === 'skip')).toEqual([]);
+  // Only the rotation case needs a previous secret, which these receivers do not hold.
+  const unchecked = result.requirements.filter((one) => one.status === 'error' || one.status === 'skip');
+  expect(unchecked.map((one) => one.id)).toEqual(['RECV-014']);
   expect(result.exitCode).toBe(result.summary.mustFailures.length > 0 ? 1 : 0);
   return result.requirements.filter((one) => one.status === 'fail').map((one) => one.id);
 }
@@ -31,12 +33,13 @@ describe('check-receiver', () => {
   });
 
   test.each([
-    ['acceptsStaleTimestamps', 'RECV-004'],
-    ['signsParsedJson', 'RECV-006'],
-    ['failsDuplicates', 'RECV-002'],
-    ['ignoresMissingHeaders', 'RECV-005'],
-  ] as const)('a receiver that %s fails %s alone', async (behaviour, requirement) => {
-    expect(await failedRequirements(behaviour)).toEqual([requirement]);
+    ['acceptsStaleTimestamps', ['RECV-004']],
+    ['signsParsedJson', ['RECV-006']],
+    // A retry carries the id of a delivery already seen, as a duplicate does.
+    ['failsDuplicates', ['RECV-002', 'RECV-011']],
+    ['ignoresMissingHeaders', ['RECV-005']],
+  ] as const)('a receiver that %s fails %j alone', async (behaviour, requirements) => {
+    expect(await failedRequirements(behaviour)).toEqual(requirements);
   });
 
   test('a duplicate handled twice fails RECV-002 even when both answers are 2xx', async () => {
@@ -52,7 +55,7 @@ describe('check-receiver', () => {
     const duplicate = result.requirements.find((one) => one.id === 'RECV-002');
     expect(duplicate?.status).toBe('fail');
     expect(duplicate?.observations[0]?.message).toMatch(/handled delivery dlv_\w+ 2 time/);
-    expect(result.summary.mustFailures).toEqual(['RECV-002']);
+    expect(result.summary.mustFailures).toEqual(['RECV-002', 'RECV-011']);
   });
 
   test('a receiver on another host is refused unless allowed', async () => {

@@ -175,7 +175,7 @@ describe('check-receiver', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('Verdict: not conformant (MUST requirements failed: RECV-004).');
     const junit = await readFile(join(reportDir, 'junit.xml'), 'utf8');
-    expect(junit).toContain('<testsuite name="conformance.receiver" tests="9" failures="1"');
+    expect(junit).toContain('<testsuite name="conformance.receiver" tests="14" failures="1"');
     expect(await readFile(join(reportDir, 'report.html'), 'utf8')).toContain('<h1>Webhook receiver conformance</h1>');
     const report = JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')) as {
       summary: { mustFailures: string[] };

@@ -15,7 +15,7 @@ export interface TestReceiver {
 }
 
 /** How a receiver answers one POST: its status, given the raw body, the headers and the ids it handled. */
-type Answer = (rawBody: Buffer, headers: IncomingHttpHeaders, handled: string[]) => number;
+export type Answer = (rawBody: Buffer, headers: IncomingHttpHeaders, handled: string[]) => number | Promise<number>;
 
 function single(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -101,7 +101,12 @@ export function startReceiver(answer: Answer): Promise<TestReceiver> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      response.writeHead(answer(Buffer.concat(chunks), request.headers, handled)).end();
+      void Promise.resolve(answer(Buffer.concat(chunks), request.headers, handled)).then((status) => {
+        // A slow answer may come after the sender gave up.
+        if (!response.destroyed) {
+          response.writeHead(status).end();
+        }
+      });
     });
   });
   return new Promise((resolve) => {
@@ -110,7 +115,10 @@ export function startReceiver(answer: Answer): Promise<TestReceiver> {
       resolve({
         url: `${base}/hooks`,
         handledUrl: `${base}/handled`,
-        close: () => new Promise<void>((done) => server.close(() => done())),
+        close: () => {
+          server.closeAllConnections();
+          return new Promise<void>((done) => server.close(() => done()));
+        },
       });
     });
   });

@@ -14,8 +14,14 @@ interface TriggerOptions {
   envelope: 'seed' | 'published';
   legacy: boolean;
   data?: string;
+  set?: string[];
+  validate: boolean;
   all: boolean;
   allowRemote: boolean;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }
 
 export function webhooksTriggerCommand(): Command {
@@ -35,6 +41,12 @@ export function webhooksTriggerCommand(): Command {
       false,
     )
     .option('--data <file>', "a JSON file with the event's data, instead of the contract's example")
+    .option(
+      '--set <path=value>',
+      'change one field of the body, e.g. data.credits_charged=12 or data.items[0].title=Plan (a JSON value, else text; repeatable)',
+      collect,
+    )
+    .option('--no-validate', 'send a body changed by --data or --set even when it breaks the event schema')
     .option('--all', 'send every event of every published event list, once each', false)
     .option('--allow-remote', 'deliver to a host that is not a loopback address', false)
     .action(async (event: string | undefined, options: TriggerOptions) => {
@@ -51,6 +63,8 @@ export function webhooksTriggerCommand(): Command {
           envelope: options.envelope,
           legacy: options.legacy,
           data,
+          overrides: (options.set ?? []).map((assignment) => tools.parseOverride(assignment)),
+          validate: options.validate,
           allowRemote: options.allowRemote,
         });
         results.forEach((result) => process.stdout.write(`${tools.describeTrigger(url, result)}\n`));
