@@ -1,6 +1,7 @@
 /**
  * boardkit's library entry point: the typed client, the contract loader and validator, the types
- * generated from the contract, and the webhook signature functions a receiver needs.
+ * generated from the contract, the webhook signature functions a receiver needs, and the kit inside a test
+ * suite: `startServer`, `startMock`, `runConformance` and `checkReceiver` (loaded on first call).
  * @module
  */
 export { createBoardClient, type BoardClient, type BoardClientOptions } from './client.js';
@@ -28,3 +29,17 @@ export {
   type VerifyResult,
 } from './webhooks/signing.js';
 export { deliveryHeaders, legacyDeliveryHeaders, type HeaderSource } from './webhooks/headers.js';
+export {
+  checkReceiver,
+  runConformance,
+  startMock,
+  startServer,
+  type ConformanceRunOptions,
+  type ReceiverCheckOptions,
+  type ReportOptions,
+  type RunReport,
+  type TestMock,
+  type TestMockOptions,
+  type TestServer,
+  type TestServerOptions,
+} from './testing/index.js';

@@ -26,7 +26,9 @@ const allowed: Record<string, string[]> = {
   fuzz: ['contract'],
   mock: ['contract'],
   server: ['contract', 'generated', 'board', 'webhooks'],
-  index: ['client', 'contract', 'generated', 'webhooks'],
+  // The kit inside a test suite: it starts the server and the mock and runs the suites, loading each on use.
+  testing: ['contract', 'generated', 'webhooks', 'server', 'mock', 'conformance', 'webhook-tools'],
+  index: ['client', 'contract', 'generated', 'webhooks', 'testing'],
   // The suite tests any implementation over HTTP: it never imports the reference server.
   conformance: ['contract', 'generated', 'webhooks'],
 };
@@ -110,5 +112,18 @@ describe('layers', () => {
       'openapi-fetch',
     ]);
     expect(importsOf(join(src, 'contract', 'sse.ts'))).toEqual([]);
+  });
+});
+
+describe('the library entry stays light', () => {
+  test('src/testing reaches the server, the mock and the suites only through import()', () => {
+    const heavy = new Set(['server', 'mock', 'conformance', 'webhook-tools']);
+    const staticCrossings = sources(join(src, 'testing')).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/^import (?!type )[^;]*?from\s*'([^']+)'/gm)]
+        .map((match) => layerOf(resolve(dirname(file), match[1] ?? '')))
+        .filter((layer) => heavy.has(layer))
+        .map((layer) => `${relative(packageRoot, file)} → ${layer}`),
+    );
+    expect(staticCrossings).toEqual([]);
   });
 });

@@ -31,12 +31,17 @@ import type { MockRuntime } from './runtime.js';
 export interface FrontOptions {
   host: string;
   port: number;
-  /** The runtime answering now; read once per request, so a reload never splits one. */
-  runtime: () => MockRuntime;
+  /**
+   * The runtime answering now; read once per request, so a reload never splits one. A promise while the
+   * first one compiles: a request that arrives then waits for it.
+   */
+  runtime: () => MockRuntime | Promise<MockRuntime>;
 }
 
 export interface RunningFront {
   server: Server;
+  /** The port bound: the one asked for, or the one the system picked for port 0. */
+  port: number;
   close(): Promise<void>;
 }
 
@@ -250,24 +255,30 @@ async function handle(runtime: MockRuntime, incoming: IncomingMessage, response:
   reply(response, runtime, request, route.key, await runtime.engine.answer(route.key, request));
 }
 
+/** One request: routed and answered by the runtime of the moment, a failure answered as a 500 problem. */
+async function answer(options: FrontOptions, incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+  let runtime: MockRuntime | undefined;
+  try {
+    runtime = await options.runtime();
+    await handle(runtime, incoming, response);
+  } catch (error) {
+    if (runtime === undefined || response.headersSent) {
+      response.destroy();
+      return;
+    }
+    const detail = `The mock failed to answer: ${error instanceof Error ? error.message : String(error)}`;
+    const head = problemHead(runtime.catalogue, 'internal-error');
+    send(
+      response,
+      head.status,
+      { ...runtime.problemHeaders, 'content-type': 'application/problem+json' },
+      JSON.stringify({ ...head, detail }),
+    );
+  }
+}
+
 export async function startFront(options: FrontOptions): Promise<RunningFront> {
-  const server = createServer((incoming, response) => {
-    const runtime = options.runtime();
-    handle(runtime, incoming, response).catch((error: unknown) => {
-      const detail = `The mock failed to answer: ${error instanceof Error ? error.message : String(error)}`;
-      if (!response.headersSent) {
-        const head = problemHead(runtime.catalogue, 'internal-error');
-        send(
-          response,
-          head.status,
-          { ...runtime.problemHeaders, 'content-type': 'application/problem+json' },
-          JSON.stringify({ ...head, detail }),
-        );
-      } else {
-        response.destroy();
-      }
-    });
-  });
+  const server = createServer((incoming, response) => void answer(options, incoming, response));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
@@ -278,8 +289,10 @@ export async function startFront(options: FrontOptions): Promise<RunningFront> {
     );
     server.listen(options.port, options.host, () => resolve());
   });
+  const address = server.address();
   return {
     server,
+    port: typeof address === 'object' && address !== null ? address.port : options.port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -51,10 +51,13 @@ export interface RunningMock {
 
 const outputLimit = 64 * 1024;
 
+interface Compiled {
+  runtime: MockRuntime;
+  document: OpenApiDocument;
+}
+
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? defaultMockHost;
-  const port = options.port ?? defaultMockPort;
-  const baseUrl = baseUrlOf(host, port);
   let kept = '';
   const engineOptions = {
     dynamic: options.dynamic === true,
@@ -63,12 +66,28 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       kept = (kept + line).slice(-outputLimit);
     },
   };
-  const compile = async (contract: OpenApiDocument): Promise<{ runtime: MockRuntime; document: OpenApiDocument }> => ({
+  // The front door listens first, so that on port 0 the links of every answer name the port it got; a
+  // request that comes before the contract is compiled waits for it.
+  let first: (compiled: Compiled) => void = () => undefined;
+  const firstCompiled = new Promise<Compiled>((resolve) => (first = resolve));
+  let current: Compiled | undefined;
+  const front = await startFront({
+    host,
+    port: options.port ?? defaultMockPort,
+    runtime: () => current?.runtime ?? firstCompiled.then((compiled) => compiled.runtime),
+  });
+  const baseUrl = baseUrlOf(host, front.port);
+  const compile = async (contract: OpenApiDocument): Promise<Compiled> => ({
     runtime: await compileRuntime(createPrismDocument(contract, { baseUrl }), engineOptions),
     document: createMockDocument(contract, { baseUrl }),
   });
-  let current = await compile(options.contract ?? loadContract());
-  const front = await startFront({ host, port, runtime: () => current.runtime });
+  try {
+    current = await compile(options.contract ?? loadContract());
+    first(current);
+  } catch (error) {
+    await front.close();
+    throw error;
+  }
   let markStopped = (): void => undefined;
   const stopped = new Promise<void>((done) => (markStopped = done));
   const mock: RunningMock = {

@@ -1,0 +1,11 @@
+/**
+ * The kit inside a test suite (docs/testing.md): the reference server and the mock started in-process,
+ * and the conformance and receiver suites run from code. Each loads its part on first call, so that
+ * importing `boardkit` stays light.
+ * @module
+ */
+export { startServer, type TestServer, type TestServerOptions } from './server.js';
+export { startMock, type TestMock, type TestMockOptions } from './mock.js';
+export { runConformance, type ConformanceRunOptions } from './conformance.js';
+export { checkReceiver, type ReceiverCheckOptions } from './receiver.js';
+export type { ReportOptions, RunReport } from './reports.js';
