@@ -14,6 +14,10 @@ export interface ReceiverCheckOptions extends ReportOptions {
   handledUrl?: string;
   /** Check a receiver that is not on a loopback address (its clock must be in sync). */
   allowRemote?: boolean;
+  /** The secret being replaced, while the receiver accepts both; the rotation case is skipped without. */
+  previousSecret?: string;
+  /** The envelope the receiver expects: `seed`, `published`, or `both` (the default, as the contract allows). */
+  envelope?: 'seed' | 'published' | 'both';
 }
 
 /** Runs the receiver suite; `summary.verdict` and `exitCode` as `check-receiver` gives them. */
@@ -28,6 +32,8 @@ export async function checkReceiver(options: ReceiverCheckOptions): Promise<RunR
     secret: options.secret,
     allowRemote: options.allowRemote ?? false,
     ...(options.handledUrl === undefined ? {} : { handledUrl: options.handledUrl }),
+    ...(options.previousSecret === undefined ? {} : { previousSecret: options.previousSecret }),
+    ...(options.envelope === undefined ? {} : { envelope: options.envelope }),
     ...(progress === undefined ? {} : { onProgress: progress }),
   });
   return finishRun(result, options);
