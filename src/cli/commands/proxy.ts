@@ -8,7 +8,8 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseFailOn, type ViolationKind } from '../../mock/proxy/findings.js';
 import { exitCodes } from '../exit-codes.js';
 import { runUntilStopped } from '../serving.js';
 
@@ -19,7 +20,7 @@ interface ProxyOptions {
   errors?: boolean;
   reportDir?: string;
   duration?: number;
-  failOn: string;
+  failOn: ViolationKind[];
   upstreamGoneAfter?: number;
 }
 
@@ -33,6 +34,14 @@ function wholeNumber(what: string, min: number, max: number) {
   };
 }
 
+function failOnKinds(value: string): ViolationKind[] {
+  try {
+    return parseFailOn(value);
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 /** What the traffic must not break, and where the report goes: printed before the first request. */
 function howTo(baseUrl: string, upstream: string, options: ProxyOptions, goneAfter: number): string {
   const stops = [
@@ -44,7 +53,7 @@ function howTo(baseUrl: string, upstream: string, options: ProxyOptions, goneAft
     `Validation proxy listening on ${baseUrl}, forwarding to ${upstream}.`,
     'Send your requests to the proxy. Each contract violation is logged as "Violation: …" and listed in the',
     "response header sl-violations (an event stream's own violations only in the log and the report).",
-    `It fails on ${options.failOn} violations and stops on ${stops.join(', or ')}${options.reportDir === undefined ? '.' : `, then writes its report into ${options.reportDir}.`}`,
+    `It fails on ${options.failOn.join(', ') || 'no'} violations and stops on ${stops.join(', or ')}${options.reportDir === undefined ? '.' : `, then writes its report into ${options.reportDir}.`}`,
     '',
   ].join('\n');
 }
@@ -59,10 +68,13 @@ export function proxyCommand(): Command {
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--report-dir <dir>', 'on stop, write report.json, junit.xml and report.html into this folder')
     .option('--duration <seconds>', 'stop after this many seconds', wholeNumber('a number of seconds', 1, 31_536_000))
-    .option(
-      '--fail-on <kinds>',
-      'violations that fail the run (exit 1): request, response, stream (comma-separated), all, or none',
-      'all',
+    .addOption(
+      new Option(
+        '--fail-on <kinds>',
+        'violations that fail the run (exit 1): request, response, stream (comma-separated), all, or none',
+      )
+        .argParser(failOnKinds)
+        .default(parseFailOn('all'), 'all'),
     )
     .option(
       '--upstream-gone-after <attempts>',
@@ -88,10 +100,8 @@ export function proxyCommand(): Command {
     )
     .action(async (options: ProxyOptions) => {
       const { parseUpstream, startProxy } = await import('../../mock/proxy.js');
-      const { parseFailOn } = await import('../../mock/proxy/findings.js');
       const { verdictLine, writeReports } = await import('../../mock/proxy/report.js');
       const upstream = parseUpstream(options.upstream);
-      const failOn = parseFailOn(options.failOn);
       const reportDir = options.reportDir === undefined ? undefined : resolve(options.reportDir);
       if (reportDir !== undefined) {
         // Found out now, not after the run: a folder that cannot be made is a usage error.
@@ -104,7 +114,7 @@ export function proxyCommand(): Command {
         port: options.port,
         errors: options.errors === true,
         output: 'inherit',
-        failOn,
+        failOn: options.failOn,
         upstreamGoneAfter: goneAfter,
       });
       process.stdout.write(howTo(proxy.baseUrl, upstream, options, goneAfter));

@@ -9,18 +9,18 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StringDecoder } from 'node:string_decoder';
 import type { OperationEntry } from '../../contract/operations.js';
 import { problemHead, type ProblemTypes } from '../../contract/problem-types.js';
 import type { OperationIndex } from '../engine.js';
 import { problemBody } from '../refusals.js';
 import { jsonMedia, queryOf } from '../request.js';
 import type { RouteTable } from '../routes.js';
-import type { Finding, Violation } from './findings.js';
+import type { Finding } from './findings.js';
 import { endToEnd, flatHeaders, forward } from './forward.js';
+import { logLine, parseBody, problem, readAll, violationsHeader } from './messages.js';
 import { checkRequest } from './request-check.js';
 import { checkBody, checkHead, type Contract } from './response-check.js';
-import { createStreamCheck } from './stream-check.js';
+import { relayStream } from './stream-relay.js';
 import { cut, maskedHeaders, type ExchangeContext, type Traffic } from './traffic.js';
 import type { SeenVariant } from './variants-seen.js';
 
@@ -38,57 +38,6 @@ export interface RelayContext {
   log(line: string): void;
   /** Called with the outcome of each attempt to reach the upstream. */
   reached(answered: boolean): void;
-}
-
-/** Prism keeps `sl-violations` under common header size limits the same way. */
-const violationsHeaderMax = 8 * 1024 - 100;
-
-function readAll(incoming: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.once('end', () => resolve(Buffer.concat(chunks)));
-    incoming.once('error', reject);
-  });
-}
-
-function violationsHeader(findings: readonly Finding[]): Record<string, string> {
-  if (findings.length === 0) {
-    return {};
-  }
-  const listed = findings.map((finding) => ({
-    location: [finding.kind, ...finding.pointer.replace(/^#\//, '').split('/')],
-    severity: 'Error',
-    message: `${finding.pointer} ${finding.message}`,
-  }));
-  const text = JSON.stringify(listed);
-  return { 'sl-violations': text.length > violationsHeaderMax ? text.slice(0, violationsHeaderMax) : text };
-}
-
-function problem(response: ServerResponse, status: number, body: Record<string, unknown>, extra = {}): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    ...extra,
-    'content-type': 'application/problem+json',
-    'content-length': Buffer.byteLength(text),
-  });
-  response.end(text);
-}
-
-function parseBody(bytes: Buffer, contentType: string | undefined): { value: unknown; finding?: Finding } {
-  if (bytes.length === 0) {
-    return { value: undefined };
-  }
-  const text = bytes.toString('utf8');
-  if (!jsonMedia.test(contentType ?? '')) {
-    return { value: text };
-  }
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch (error) {
-    const message = `is not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
-    return { value: text, finding: { kind: 'request', pointer: '#/body', message } };
-  }
 }
 
 export function createRelay(context: RelayContext) {
@@ -184,7 +133,13 @@ export function createRelay(context: RelayContext) {
       outgoing.writeHead(status, { ...endToEnd(answer.headers), ...violationsHeader(early) });
       outgoing.flushHeaders();
       record(answered, early);
-      relayStream(answer, outgoing, answered, head.bodySchema);
+      relayStream(
+        { contract, traffic, findVariants: context.findVariants, record },
+        answer,
+        outgoing,
+        answered,
+        head.bodySchema,
+      );
       return;
     }
     if (head.bodySchema === undefined || !jsonMedia.test(headers['content-type'] ?? '')) {
@@ -218,53 +173,4 @@ export function createRelay(context: RelayContext) {
     });
     outgoing.end(text);
   };
-
-  function relayStream(answer: IncomingMessage, outgoing: ServerResponse, exchange: ExchangeContext, schema: string) {
-    const decoder = new StringDecoder('utf8');
-    let text = '';
-    const evidenceOf = (): ExchangeContext => {
-      const kept = cut(text);
-      return {
-        ...exchange,
-        evidence: { ...exchange.evidence, responseBody: kept.text, ...(kept.truncated ? { truncated: true } : {}) },
-      };
-    };
-    const check = createStreamCheck(contract, schema, context.findVariants, {
-      onEvent(event, findings, variants) {
-        traffic.tally.event(event.event);
-        traffic.tally.variants(variants);
-        record(evidenceOf(), findings);
-      },
-      onEnd(findings) {
-        record(evidenceOf(), findings);
-      },
-    });
-    let ended = false;
-    // A stream cut by either side ends in `close`; its error says nothing more.
-    answer.on('error', () => undefined);
-    answer.on('data', (chunk: Buffer) => {
-      outgoing.write(chunk);
-      const piece = decoder.write(chunk);
-      text = text.length < 4096 ? text + piece : text;
-      check.push(piece);
-    });
-    answer.once('end', () => {
-      ended = true;
-      check.push(decoder.end());
-      check.end(true);
-      outgoing.end();
-    });
-    answer.once('close', () => {
-      if (!ended) {
-        check.end(false);
-        outgoing.destroy();
-      }
-    });
-  }
-}
-
-export function logLine(violation: Violation): string {
-  const where = `${violation.method} ${violation.target}${violation.status === undefined ? '' : ` → ${violation.status}`}`;
-  const counted = violation.counted ? '' : ' (not counted by --fail-on)';
-  return `Violation: ${violation.kind} ${where}: ${violation.pointer} ${violation.message}${counted}\n`;
 }
