@@ -62,8 +62,7 @@ beforeAll(async () => {
     request.resume().on('end', () => answer(request, response));
   });
   await new Promise<void>((ready) => upstream.listen(0, '127.0.0.1', ready));
-  const { port } = upstream.address() as AddressInfo;
-  proxy = await startProxy({ upstream: `http://127.0.0.1:${port}`, port: 0, output: 'pipe' });
+  proxy = await startProxy({ upstream: upstreamUrl(), port: 0, output: 'pipe' });
 }, 120_000);
 
 afterAll(async () => {
@@ -71,6 +70,10 @@ afterAll(async () => {
   await proxy?.stop();
   await new Promise((closed) => upstream?.close(closed));
 });
+
+function upstreamUrl(): string {
+  return `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+}
 
 function violationsOf(response: Response): Violation[] {
   return JSON.parse(response.headers.get('sl-violations') ?? '[]') as Violation[];
@@ -123,10 +126,21 @@ test('event-stream frames reach the client as they come, and a broken one is rep
   );
 });
 
+test("a browser's CORS preflight is relayed unchecked", async () => {
+  const before = received.length;
+  const response = await fetch(`${proxy.baseUrl}/v1/sessions`, {
+    method: 'OPTIONS',
+    headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'POST' },
+  });
+  await response.arrayBuffer();
+  expect(received.length).toBe(before + 1);
+  expect(response.headers.get('sl-violations')).toBeNull();
+});
+
 test('the report lists each violation with its operation, status, pointer and evidence, and the coverage', async () => {
   const report: ProxyReport = await proxy.stop('signal');
   expect(report).toMatchObject({ verdict: 'fail', exitCode: 1, stoppedBy: 'signal' });
-  expect(report.summary.exchanges).toBe(received.length);
+  expect(report.summary.exchanges).toBe(received.filter((request) => request.method !== 'OPTIONS').length);
   const body = report.violations.find((violation) => violation.kind === 'response');
   expect(body).toMatchObject({ operation: 'getSession', status: 200, counted: true });
   expect(body?.pointer).toMatch(/^#\/body/);
@@ -139,6 +153,46 @@ test('the report lists each violation with its operation, status, pointer and ev
   expect(operations.get('listSessions')?.calls).toBe(1);
   expect(operations.get('deleteSession')?.calls).toBe(0);
   expect(report.coverage.streamEvents).toContainEqual({ name: 'synth.message', seen: 2, documented: true });
+});
+
+test('with errors, an invalid request is refused unforwarded and an invalid answer becomes a 500 problem', async () => {
+  const strict = await startProxy({
+    upstream: upstreamUrl(),
+    port: 0,
+    errors: true,
+  });
+  try {
+    const before = received.length;
+    const refused = await fetch(`${strict.baseUrl}/v1/sessions?limit=0`, { headers: { Authorization: bearer } });
+    expect(received.length).toBe(before);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      type: expect.stringMatching(/\/invalid-request$/),
+      errors: [expect.objectContaining({ pointer: '#/query/limit' })],
+    });
+    const replaced = await fetch(`${strict.baseUrl}/v1/sessions/${sessionId}`, { headers: { Authorization: bearer } });
+    expect(replaced.status).toBe(500);
+    expect(await replaced.json()).toMatchObject({
+      detail: expect.stringMatching(/does not match the contract: #\/body/),
+    });
+  } finally {
+    await strict.stop();
+  }
+});
+
+test('with --fail-on none the violations are reported but pass', async () => {
+  const lenient = await startProxy({
+    upstream: upstreamUrl(),
+    port: 0,
+    failOn: [],
+  });
+  await (
+    await fetch(`${lenient.baseUrl}/v1/sessions/${sessionId}`, { headers: { Authorization: bearer } })
+  ).arrayBuffer();
+  const report = await lenient.stop();
+  expect(report).toMatchObject({ verdict: 'pass', exitCode: 0, failOn: [] });
+  expect(report.violations.length).toBeGreaterThan(0);
+  expect(report.violations.every((violation) => !violation.counted)).toBe(true);
 });
 
 test('--fail-on chooses the kinds that count', () => {
