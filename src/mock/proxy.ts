@@ -9,7 +9,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { loadContract } from '../contract/load.js';
+import { loadContract, type OpenApiDocument } from '../contract/load.js';
 import { listOperations } from '../contract/operations.js';
 import { bundledJson, packageJson } from '../contract/paths.js';
 import { problemTypes } from '../contract/problem-types.js';
@@ -27,6 +27,9 @@ import { compileRoutes } from './routes.js';
 
 export const defaultProxyHost = '127.0.0.1';
 export const defaultProxyPort = 4011;
+
+/** The latest log kept for `output()` when it is not printed (64 KiB). */
+const outputLimit = 64 * 1024;
 
 export interface ProxyOptions {
   /** The implementation's base URL (its `{base_url}`), e.g. `http://127.0.0.1:8080`. */
@@ -78,7 +81,7 @@ function packageVersion(): string {
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const upstream = parseUpstream(options.upstream);
-  const document = loadContract(options.contractFile ?? bundledJson) as never;
+  const document = loadContract(options.contractFile ?? bundledJson) as OpenApiDocument;
   // The bundled contract is checked against the meta-schema by the tests and `boardkit lint`.
   const validator = createContractValidator(document, { validateSchema: false });
   const variantFinder = createVariantFinder(document, validator);
@@ -98,8 +101,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     findVariants: (pointer, value) => variantFinder.find(pointer, value),
     traffic,
     errors: options.errors === true,
-    log: (line) =>
-      options.output === 'inherit' ? process.stderr.write(line) : (logged = (logged + line).slice(-65_536)),
+    log: (line) => {
+      if (options.output === 'inherit') {
+        process.stderr.write(line);
+      } else {
+        logged = (logged + line).slice(-outputLimit);
+      }
+    },
     reached: (answered) => watch.attempt(answered),
   });
   const server = createServer((incoming, outgoing) => {
@@ -134,7 +142,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         buildReport({
           traffic,
           tool: { name: 'boardkit proxy', version: packageVersion() },
-          contractVersion: String((document as { info: { version: string } }).info.version),
+          contractVersion: document.info.version,
           upstream,
           proxy: baseUrl,
           startedAt,

@@ -100,7 +100,8 @@ export function proxyCommand(): Command {
     )
     .action(async (options: ProxyOptions) => {
       const { parseUpstream, startProxy } = await import('../../mock/proxy.js');
-      const { verdictLine, writeReports } = await import('../../mock/proxy/report.js');
+      const { verdictLine } = await import('../../mock/proxy/report.js');
+      const { writeReports } = await import('../../mock/proxy/report-files.js');
       const upstream = parseUpstream(options.upstream);
       const reportDir = options.reportDir === undefined ? undefined : resolve(options.reportDir);
       if (reportDir !== undefined) {

@@ -1,15 +1,10 @@
 /**
- * The report of a proxy run, written when it stops into `--report-dir` as the conformance suite writes
- * its own (`report.json`, `junit.xml`, `report.html`): the verdict and exit code, the violations with
- * their evidence, and the coverage the traffic achieved.
+ * The report of a proxy run, made when it stops: the verdict and exit code, the violations with their
+ * evidence, and the coverage the traffic achieved (`report-files.ts` writes it).
  * @module
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { TrafficCoverage } from './coverage.js';
 import { violationKinds, type Violation, type ViolationKind } from './findings.js';
-import { renderHtml } from './report-html.js';
-import { renderJunit } from './report-junit.js';
 import type { Traffic } from './traffic.js';
 
 /** Why the run stopped. */
@@ -72,19 +67,6 @@ export function buildReport(input: ReportInput): ProxyReport {
     violations: traffic.violations,
     coverage: traffic.tally.result(),
   };
-}
-
-export const reportFiles = { json: 'report.json', junit: 'junit.xml', html: 'report.html' } as const;
-
-export async function writeReports(report: ProxyReport, folder: string): Promise<string[]> {
-  await mkdir(folder, { recursive: true });
-  const files: Array<[string, string]> = [
-    [reportFiles.json, `${JSON.stringify(report, null, 2)}\n`],
-    [reportFiles.junit, renderJunit(report)],
-    [reportFiles.html, renderHtml(report)],
-  ];
-  await Promise.all(files.map(([name, text]) => writeFile(join(folder, name), text)));
-  return files.map(([name]) => join(folder, name));
 }
 
 /** The one line a run ends with. */
