@@ -101,30 +101,84 @@ export function jsonReport(report: DiffReport): string {
 const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 const code = (text: string): string => `\`${cell(text).replaceAll('`', "'")}\``;
 
+/** GitHub refuses comments over 65,536 characters: rows past this budget are counted, not shown. */
+const markdownBudget = 60_000;
+/** Tables longer than this are folded (`<details>`), so the verdict and the short tables stay in view. */
+const foldedAbove = 20;
+
+type Row = ReviewedChange | PolicyViolation;
+
+interface Table {
+  title: string;
+  lines: string[];
+  /** How many of its lines fit the comment. */
+  shown: number;
+}
+
+/** Shares the budget among the tables, the shortest first, so a long table cannot crowd out the others. */
+function fitTables(tables: Table[]): number {
+  let budget = markdownBudget;
+  const bySize = [...tables].sort((a, b) => a.lines.join('').length - b.lines.join('').length);
+  bySize.forEach((table, index) => {
+    const allowance = budget / (bySize.length - index);
+    let used = 0;
+    table.shown = 0;
+    for (const line of table.lines) {
+      if (used + line.length > allowance) {
+        break;
+      }
+      used += line.length;
+      table.shown += 1;
+    }
+    budget -= used;
+  });
+  return tables.reduce((left, table) => left + table.lines.length - table.shown, 0);
+}
+
+function renderTable({ title, lines, shown }: Table): string {
+  if (lines.length === 0) {
+    return '';
+  }
+  const body = `\n| rule | operation | where | |\n|---|---|---|---|\n${lines.slice(0, shown).join('')}`;
+  const heading = `${title} (${lines.length})`;
+  return lines.length > foldedAbove
+    ? `\n<details><summary><strong>${heading}</strong></summary>\n${body}\n</details>\n`
+    : `\n### ${heading}\n${body}`;
+}
+
+const verdictOrder: Verdict[] = ['undeclared', 'declared', 'after-deprecation-period', 'outside-guard'];
+
 export function markdownReport(report: DiffReport): string {
-  const failed = reviewFails(report);
-  const table = (
-    title: string,
-    rows: readonly (ReviewedChange | PolicyViolation)[],
-    last: (row: ReviewedChange | PolicyViolation) => string,
-  ): string =>
-    rows.length === 0
-      ? ''
-      : `\n### ${title} (${rows.length})\n\n| rule | operation | where | |\n|---|---|---|---|\n` +
-        rows
-          .map((row) => `| ${code(row.rule)} | ${code(row.operation)} | ${code(row.where)} | ${cell(last(row))} |\n`)
-          .join('');
-  const sections = changeClasses.map((kind) =>
-    table(classTitles[kind], byClass(report, kind), (row) => {
-      const change = row as ReviewedChange;
-      return change.verdict === undefined ? change.message : `**${verdictWords[change.verdict]}**: ${change.message}`;
-    }),
-  );
+  const table = (title: string, rows: readonly Row[], last: (row: Row) => string): Table => ({
+    title,
+    lines: rows.map(
+      (row) => `| ${code(row.rule)} | ${code(row.operation)} | ${code(row.where)} | ${cell(last(row))} |\n`,
+    ),
+    shown: 0,
+  });
+  const explained = (row: Row): string => {
+    const change = row as ReviewedChange;
+    return change.verdict === undefined ? change.message : `**${verdictWords[change.verdict]}**: ${change.message}`;
+  };
+  // What fails the review comes first in its table.
+  const rank = (change: ReviewedChange): number => verdictOrder.indexOf(change.verdict ?? 'undeclared');
+  const tables = [
+    table('Deprecation policy violations', report.violations, (row) => (row as PolicyViolation).message),
+    ...changeClasses.map((kind) =>
+      table(
+        classTitles[kind],
+        [...byClass(report, kind)].sort((a, b) => rank(a) - rank(b)),
+        explained,
+      ),
+    ),
+  ];
+  const left = fitTables(tables);
+  const verdict = reviewFails(report) ? '**Fails**' : '**Passes**';
   return (
     `${markdownMarker}\n## Contract changes\n\n` +
-    `${failed ? '**Fails**' : '**Passes**'}: ${code(report.base)} → ${code(report.revision)}: ${summaryLine(report)}.\n` +
-    table('Deprecation policy violations', report.violations, (row) => (row as PolicyViolation).message) +
-    sections.join('') +
+    `${verdict}: ${code(report.base)} → ${code(report.revision)}: ${summaryLine(report)}.\n` +
+    tables.map(renderTable).join('') +
+    (left === 0 ? '' : `\n${left} more rows are left out; \`boardkit diff --format json\` lists them all.\n`) +
     (report.changes.length === 0 && report.violations.length === 0 ? '\nNo change.\n' : '')
   );
 }
