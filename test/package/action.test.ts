@@ -207,8 +207,10 @@ describe("the diff-comment step's script", () => {
   });
 });
 
-describe('the workflow in docs/implementers.md', () => {
-  const guide = readFileSync(join(packageRoot, 'docs', 'implementers.md'), 'utf8');
+describe('the workflows in docs/implementers.md and docs/designers.md', () => {
+  const guide = ['implementers.md', 'designers.md']
+    .map((page) => readFileSync(join(packageRoot, 'docs', page), 'utf8'))
+    .join('\n');
   const workflows = [...guide.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
   const actionSteps = workflows
     .flatMap((text) =>

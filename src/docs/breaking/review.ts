@@ -35,7 +35,7 @@ export interface ReviewOptions {
 
 function messageOf(change: ContractChange, revision: OpenApiDocument, policed: boolean): string {
   if (change.class === 'breaking') {
-    return `breaks clients: ${breakingRules[change.rule as BreakingRule]}`;
+    return breakingRules[change.rule as BreakingRule];
   }
   const means = otherRules[change.rule as keyof typeof otherRules].means;
   if (change.class !== 'deprecated' || change.at.revision === undefined) {
