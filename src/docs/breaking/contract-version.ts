@@ -5,9 +5,9 @@
  * @module
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { parseContract, type OpenApiDocument } from '../../contract/load.js';
 
@@ -82,15 +82,17 @@ export async function contractAtRevision(revision: string, root: string): Promis
   const commit = (
     await run('git', ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`], folder).catch(unknown)
   ).trim();
-  const inRepository = relative(top, folder) || '.';
+  // Git names the top folder without symbolic links (`/tmp` may be one), so the root is compared likewise.
+  const rootInRepository = relative(top, await realpath(root));
+  const inRepository = dirname(rootInRepository);
+  await run('git', ['cat-file', '-e', `${commit}:${rootInRepository}`], top).catch(() => {
+    throw new Error(`${revision} has no ${rootInRepository}`);
+  });
   const scratch = await mkdtemp(join(tmpdir(), 'boardkit-revision-'));
   try {
     const archive = spawn('git', ['archive', '--format=tar', commit, '--', inRepository], { cwd: top });
     await run('tar', ['-x', '-C', scratch], scratch, archive.stdout);
-    const rootThen = join(scratch, inRepository, basename(root));
-    if (!(await isFile(rootThen))) {
-      throw new Error(`${revision} has no ${join(inRepository, basename(root))}`);
-    }
+    const rootThen = join(scratch, rootInRepository);
     return { document: await bundled(rootThen), label: `${revision} (git)` };
   } finally {
     await rm(scratch, { recursive: true, force: true });
