@@ -86,7 +86,7 @@ describe('could not run: plain messages, exit 2', () => {
   test('an unreadable file', async () => {
     expectCouldNotRun(
       await boardkit('diff', '--base', join(packageRoot, 'no-such-release.json')),
-      /^boardkit: no released contract at .*no-such-release\.json/,
+      /^boardkit: no contract at .*no-such-release\.json/,
     );
     expectCouldNotRun(await boardkit('bundle', '--check', '--root', 'no-such-contract.yaml'), /^boardkit: /);
   });

@@ -119,7 +119,7 @@ describe('boardkit diff', () => {
   test('a missing released copy is an error message, not a stack trace', async () => {
     const run = await boardkit('diff', '--base', join(scratch, 'absent.json'));
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^boardkit: no released contract at .*absent\.json/);
+    expect(run.stderr).toMatch(/^boardkit: no contract at .*absent\.json/);
     expect(run.stderr).not.toContain('    at ');
   });
 });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { packageRoot } from '../../src/contract/paths.js';
 import { valueAt } from '../../src/contract/pointer.js';
-import { breakingRules } from '../../src/docs/breaking/index.js';
+import { breakingRules, otherRules, policyRules } from '../../src/docs/breaking/index.js';
 
 const contract = loadContract();
 const docs = join(packageRoot, 'docs');
@@ -140,6 +140,18 @@ describe('versioning.md', () => {
     expect(
       Object.entries(breakingRules).filter(([rule, reason]) => !page.includes(`| \`${rule}\` | ${reason} |`)),
     ).toEqual([]);
+  });
+
+  test('lists every other rule of the diff with its class, and the rules of the deprecation policy', async () => {
+    const page = await read('docs/versioning.md');
+    expect(
+      Object.entries(otherRules).filter(
+        ([rule, { class: kind, means }]) => !page.includes(`| \`${rule}\` | ${kind} | ${means} |`),
+      ),
+    ).toEqual([]);
+    expect(Object.entries(policyRules).filter(([rule, text]) => !page.includes(`| \`${rule}\` | ${text} |`))).toEqual(
+      [],
+    );
   });
 
   test("lists the contract's date versions", async () => {

@@ -7,7 +7,6 @@
  *     - `enum-value-removed` `SessionStatus`: ...
  * @module
  */
-import type { BreakingChange } from './rules.js';
 
 export interface Declaration {
   rule: string;
@@ -33,7 +32,14 @@ export function declarations(changelog: string): Declaration[] {
   }));
 }
 
-export function isDeclared(change: BreakingChange, declared: readonly Declaration[]): boolean {
+/** The part of a change a declaration names. */
+export interface Declarable {
+  rule: string;
+  operation: string;
+  component?: string;
+}
+
+export function isDeclared(change: Declarable, declared: readonly Declaration[]): boolean {
   return declared.some(
     (declaration) =>
       declaration.rule === change.rule &&
@@ -42,6 +48,6 @@ export function isDeclared(change: BreakingChange, declared: readonly Declaratio
 }
 
 /** The list item that would declare a change: by component when it sits in one, so one line covers all uses. */
-export function declarationLine(change: BreakingChange): string {
+export function declarationLine(change: Declarable): string {
   return `- \`${change.rule}\` \`${change.component ?? change.operation}\`: <what changed, why, and what clients must do>`;
 }

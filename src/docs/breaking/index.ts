@@ -13,9 +13,34 @@ import { declarations, isDeclared } from './changelog.js';
 import { breakingChanges } from './operations.js';
 import type { BreakingChange } from './rules.js';
 
-export { breakingChanges, isGuarded } from './operations.js';
+export { breakingChanges, contractChanges, isGuarded } from './operations.js';
 export { declarationLine, declarations, isDeclared, type Declaration } from './changelog.js';
-export { breakingRules, type BreakingChange, type BreakingRule, type Direction } from './rules.js';
+export {
+  breakingRules,
+  changeClasses,
+  otherRules,
+  policyRules,
+  type BreakingChange,
+  type BreakingRule,
+  type ChangeClass,
+  type ChangeRule,
+  type ContractChange,
+  type Direction,
+} from './rules.js';
+export { readDeprecationPolicy, type DeprecationPolicy, type PolicyViolation } from './deprecation-policy.js';
+export { reviewContract, reviewFails, type ContractReview, type ReviewedChange, type Verdict } from './review.js';
+export {
+  diffFormats,
+  jsonReport,
+  markdownReport,
+  markdownMarker,
+  textReport,
+  type DiffFormat,
+  type DiffReport,
+} from './formats.js';
+export { githubReport } from './github.js';
+export { contractFile, contractVersion, type ContractVersion } from './contract-version.js';
+export { SourceLocator, type SourceLocation } from './source-location.js';
 
 export const releasePaths = {
   released: join(packageRoot, 'openapi', 'released', 'v1.json'),

@@ -1,14 +1,23 @@
 /**
- * The breaking changes between the released contract and the contract now, operation by operation.
- * Only `/v1` is guarded: paths of a later version (`/v2/...`) are free to differ, and the unversioned
- * resource paths belong to v1 (seed "Versioning" 1). Webhooks are guarded whatever their name.
+ * The changes between two versions of the contract (the released copy and the contract now, or any two),
+ * operation by operation. Only `/v1` is guarded against breaking changes: paths of a later version
+ * (`/v2/...`) are free to differ, and the unversioned resource paths belong to v1 (seed "Versioning" 1).
+ * Webhooks are guarded whatever their name. Changes outside the guard are still listed.
  * @module
  */
 import type { OpenApiDocument } from '../../contract/load.js';
 import { listOperations, type OperationEntry } from '../../contract/operations.js';
 import { childPointer, resolve, valueAt } from '../../contract/pointer.js';
 import { operationLabel } from '../labels.js';
-import type { BreakingChange, BreakingRule, Direction } from './rules.js';
+import {
+  classOf,
+  type BreakingChange,
+  type BreakingRule,
+  type ChangePlace,
+  type ChangeRule,
+  type ContractChange,
+  type Direction,
+} from './rules.js';
 import { compareSchemas, type SchemaComparison } from './schema.js';
 
 type Node = Record<string, unknown>;
@@ -61,7 +70,7 @@ class OperationComparison {
   constructor(
     private readonly base: OpenApiDocument,
     private readonly head: OpenApiDocument,
-    private readonly report: (rule: BreakingRule, where: string, component?: string) => void,
+    private readonly report: (rule: ChangeRule, where: string, component: string | undefined, at: ChangePlace) => void,
   ) {}
 
   /** Compares two schemas; inside them, `where` continues as a JSONPath from `$` (`$.memo.verdict`). */
@@ -75,9 +84,18 @@ class OperationComparison {
     const after = parametersOf(this.head, headEntry);
     for (const [key, parameter] of before) {
       const now = after.get(key);
+      const at = { base: parameter.pointer, revision: now?.pointer ?? headEntry.pointer };
       if (now === undefined) {
-        this.report('parameter-removed', parameter.label);
-      } else if (parameter.node['schema'] !== undefined && now.node['schema'] !== undefined) {
+        this.report('parameter-removed', parameter.label, undefined, at);
+        continue;
+      }
+      if (now.node['deprecated'] === true && parameter.node['deprecated'] !== true) {
+        this.report('parameter-deprecated', parameter.label, undefined, at);
+      }
+      if (direction === 'request' && parameter.node['required'] === true && now.node['required'] !== true) {
+        this.report('required-changed', parameter.label, undefined, at);
+      }
+      if (parameter.node['schema'] !== undefined && now.node['schema'] !== undefined) {
         this.schemas(
           direction,
           childPointer(parameter.pointer, 'schema'),
@@ -86,11 +104,13 @@ class OperationComparison {
         );
       }
     }
-    if (direction === 'request') {
-      for (const [key, parameter] of after) {
-        if (parameter.node['required'] === true && before.get(key)?.node['required'] !== true) {
-          this.report('parameter-became-required', parameter.label);
-        }
+    for (const [key, parameter] of after) {
+      const at = { base: before.get(key)?.pointer, revision: parameter.pointer };
+      const required = direction === 'request' && parameter.node['required'] === true;
+      if (required && before.get(key)?.node['required'] !== true) {
+        this.report('parameter-became-required', parameter.label, undefined, at);
+      } else if (!before.has(key)) {
+        this.report('parameter-added', parameter.label, undefined, at);
       }
     }
   }
@@ -103,10 +123,19 @@ class OperationComparison {
     where: string,
   ): void {
     const headContent = (head.node['content'] ?? {}) as Node;
-    for (const mediaType of Object.keys(base.node['content'] ?? {})) {
+    const baseContent = (base.node['content'] ?? {}) as Node;
+    for (const mediaType of Object.keys(headContent).filter((name) => !(name in baseContent))) {
+      this.report('media-type-added', `${where} ${mediaType}`, undefined, {
+        revision: childPointer(head.pointer, 'content', mediaType),
+      });
+    }
+    for (const mediaType of Object.keys(baseContent)) {
       const label = `${where} ${mediaType}`;
       if (!(mediaType in headContent)) {
-        this.report('media-type-removed', label);
+        this.report('media-type-removed', label, undefined, {
+          base: childPointer(base.pointer, 'content', mediaType),
+          revision: head.pointer,
+        });
         continue;
       }
       const baseMedia = resolve<Node>(this.base, childPointer(base.pointer, 'content', mediaType));
@@ -132,25 +161,33 @@ class OperationComparison {
       headEntry.operation.requestBody === undefined ? undefined : childPointer(headEntry.pointer, 'requestBody'),
     );
     if (direction === 'request' && head?.node['required'] === true && base?.node['required'] !== true) {
-      this.report('request-body-became-required', 'request body');
+      this.report('request-body-became-required', 'request body', undefined, { revision: head.pointer });
     }
-    if (base !== undefined) {
-      this.content(
-        direction,
-        base,
-        head ?? { pointer: '#', node: {} },
-        direction === 'request' ? 'request body' : 'payload',
-      );
-    }
+    this.content(
+      direction,
+      base ?? { pointer: childPointer(baseEntry.pointer, 'requestBody'), node: {} },
+      head ?? { pointer: headEntry.pointer, node: {} },
+      direction === 'request' ? 'request body' : 'payload',
+    );
   }
 
   responses(baseEntry: OperationEntry, headEntry: OperationEntry): void {
     const headResponses = (headEntry.operation.responses ?? {}) as Node;
-    for (const status of Object.keys(baseEntry.operation.responses ?? {})) {
+    const baseResponses = (baseEntry.operation.responses ?? {}) as Node;
+    for (const status of Object.keys(headResponses).filter((status) => !(status in baseResponses))) {
+      this.report('response-added', `response ${status}`, undefined, {
+        revision: childPointer(headEntry.pointer, 'responses', status),
+      });
+    }
+    for (const status of Object.keys(baseResponses)) {
       if (!(status in headResponses)) {
-        if (status.startsWith('2')) {
-          this.report('response-removed', `response ${status}`);
-        }
+        const at = { base: childPointer(baseEntry.pointer, 'responses', status), revision: headEntry.pointer };
+        this.report(
+          status.startsWith('2') ? 'response-removed' : 'error-response-removed',
+          `response ${status}`,
+          undefined,
+          at,
+        );
         continue;
       }
       const base = resolve<Node>(this.base, childPointer(baseEntry.pointer, 'responses', status));
@@ -158,10 +195,21 @@ class OperationComparison {
       const headHeaders = new Map(
         Object.keys((head.node['headers'] ?? {}) as Node).map((name) => [name.toLowerCase(), name]),
       );
+      const baseHeaders = new Set(Object.keys((base.node['headers'] ?? {}) as Node).map((name) => name.toLowerCase()));
+      for (const [lower, name] of headHeaders) {
+        if (!baseHeaders.has(lower)) {
+          this.report('response-header-added', `response ${status} header ${name}`, undefined, {
+            revision: childPointer(head.pointer, 'headers', name),
+          });
+        }
+      }
       for (const name of Object.keys(base.node['headers'] ?? {})) {
         const headName = headHeaders.get(name.toLowerCase());
         if (headName === undefined) {
-          this.report('response-header-removed', `response ${status} header ${name}`);
+          this.report('response-header-removed', `response ${status} header ${name}`, undefined, {
+            base: childPointer(base.pointer, 'headers', name),
+            revision: head.pointer,
+          });
           continue;
         }
         const baseHeader = resolve<Node>(this.base, childPointer(base.pointer, 'headers', name));
@@ -188,28 +236,55 @@ function findCounterpart(heads: OperationEntry[], entry: OperationEntry): Operat
   );
 }
 
-/** Every breaking change from `base` (the released contract) to `head`, in `base`'s operation order. */
-export function breakingChanges(base: OpenApiDocument, head: OpenApiDocument): BreakingChange[] {
-  const findings = new Map<string, BreakingChange>();
+/** The operation-level changes: identity, deprecation and the words that describe it. */
+function compareOperation(
+  entry: OperationEntry,
+  counterpart: OperationEntry,
+  report: (rule: ChangeRule, where: string, component: string | undefined, at: ChangePlace) => void,
+): void {
+  const at = { base: entry.pointer, revision: counterpart.pointer };
+  if (counterpart.path !== entry.path) {
+    report('path-parameter-renamed', `path now ${counterpart.path}`, undefined, at);
+  }
+  if (entry.operationId !== undefined && counterpart.operationId !== entry.operationId) {
+    report('operation-id-changed', `operationId now ${String(counterpart.operationId)}`, undefined, at);
+  }
+  if (counterpart.operation.deprecated === true && entry.operation.deprecated !== true) {
+    report('operation-deprecated', 'operation', undefined, at);
+  }
+  const words = (operation: OperationEntry['operation']): string =>
+    JSON.stringify([operation.summary, operation.description]);
+  if (words(entry.operation) !== words(counterpart.operation)) {
+    report('description-changed', 'summary or description', undefined, at);
+  }
+}
+
+/** Every change from `base` to `head` (the revision): in `base`'s operation order, then the operations added. */
+export function contractChanges(base: OpenApiDocument, head: OpenApiDocument): ContractChange[] {
+  const findings = new Map<string, ContractChange>();
   const heads = listOperations(head);
-  for (const entry of listOperations(base).filter(isGuarded)) {
-    const operation = operationLabel(entry);
-    const report = (rule: BreakingRule, where: string, component?: string): void => {
-      const finding: BreakingChange =
-        component === undefined ? { rule, operation, where } : { rule, operation, where, component };
+  const matched = new Set<OperationEntry>();
+  const reporter =
+    (entry: OperationEntry) =>
+    (rule: ChangeRule, where: string, component: string | undefined, at: ChangePlace): void => {
+      const operation = operationLabel(entry);
+      const finding: ContractChange = { rule, class: classOf(rule), operation, where, guarded: isGuarded(entry), at };
+      if (component !== undefined) {
+        finding.component = component;
+      }
       findings.set(`${rule}|${operation}|${where}`, finding);
     };
+  for (const entry of listOperations(base)) {
+    const report = reporter(entry);
     const counterpart = findCounterpart(heads, entry);
     if (counterpart === undefined) {
-      report('operation-removed', entry.source === 'webhooks' ? 'webhook' : 'operation');
+      report('operation-removed', entry.source === 'webhooks' ? 'webhook' : 'operation', undefined, {
+        base: entry.pointer,
+      });
       continue;
     }
-    if (counterpart.path !== entry.path) {
-      report('path-parameter-renamed', `path now ${counterpart.path}`);
-    }
-    if (entry.operationId !== undefined && counterpart.operationId !== entry.operationId) {
-      report('operation-id-changed', `operationId now ${String(counterpart.operationId)}`);
-    }
+    matched.add(counterpart);
+    compareOperation(entry, counterpart, report);
     // A webhook is a request the service sends: its receiver reads headers and payload like a response.
     const direction: Direction = entry.source === 'webhooks' ? 'response' : 'request';
     const comparison = new OperationComparison(base, head, report);
@@ -219,5 +294,22 @@ export function breakingChanges(base: OpenApiDocument, head: OpenApiDocument): B
       comparison.responses(entry, counterpart);
     }
   }
+  for (const entry of heads.filter((head) => !matched.has(head))) {
+    reporter(entry)('operation-added', entry.source === 'webhooks' ? 'webhook' : 'operation', undefined, {
+      revision: entry.pointer,
+    });
+  }
   return [...findings.values()];
+}
+
+/** Every breaking change to a guarded operation from `base` (the released contract) to `head`. */
+export function breakingChanges(base: OpenApiDocument, head: OpenApiDocument): BreakingChange[] {
+  return contractChanges(base, head)
+    .filter((change) => change.class === 'breaking' && change.guarded)
+    .map(({ rule, operation, where, component }) => ({
+      rule: rule as BreakingRule,
+      operation,
+      where,
+      ...(component === undefined ? {} : { component }),
+    }));
 }
