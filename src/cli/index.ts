@@ -45,6 +45,14 @@ export function createProgram(): Command {
  * stderr, never a stack trace, and exit code 2 (src/cli/exit-codes.ts).
  */
 export async function main(argv: string[] = process.argv): Promise<void> {
+  // Output piped into a reader that stops early (`boardkit diff | head`): the reader has what it wanted, so
+  // end quietly instead of with an unhandled EPIPE.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') {
+      throw error;
+    }
+    process.exit(process.exitCode ?? 0);
+  });
   try {
     await throwOnUsageErrors(createProgram()).parseAsync(argv);
   } catch (error) {
