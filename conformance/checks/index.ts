@@ -10,6 +10,7 @@ import { exportChecks } from './exports.js';
 import { idempotencyChecks } from './idempotency.js';
 import { isolationChecks } from './isolation.js';
 import { isolationOperationChecks } from './isolation-operations.js';
+import { isolationChatChecks } from './isolation-chat.js';
 import { lifecycleChecks } from './lifecycle.js';
 import { longPollChecks } from './long-poll.js';
 import { messageChecks } from './messages.js';
@@ -55,6 +56,7 @@ export const checks: readonly Check[] = [
   ...sessionMetadataChecks,
   ...isolationChecks,
   ...isolationOperationChecks,
+  ...isolationChatChecks,
   ...webhookChecks,
   ...webhookRetryChecks,
   ...webhookSubscriptionChecks,
