@@ -31,6 +31,7 @@ import { webhookSubscriptionChecks } from './webhook-subscriptions.js';
 import { webhookChecks } from './webhooks.js';
 import { creditChecks } from './credits.js';
 import { keyRotationChecks } from './key-rotation.js';
+import { givenKeyRotationChecks } from './key-rotation-keys.js';
 import { tierChecks } from './tiers.js';
 import { summaryStreamChecks } from './summary-stream.js';
 import { sessionEventChecks } from './session-events.js';
@@ -70,6 +71,7 @@ export const checks: readonly Check[] = [
   ...rateLimitChecks,
   ...creditChecks,
   ...keyRotationChecks,
+  ...givenKeyRotationChecks,
   ...tierChecks,
   ...summaryStreamChecks,
   ...sessionEventChecks,
