@@ -6,8 +6,6 @@
  * on any implementation").
  * @module
  */
-import type { Command } from 'commander';
-
 export interface WaysInOptions {
   receiverPort?: string;
   realTimeBudget?: string;
@@ -27,25 +25,24 @@ export interface WaysIn {
   };
 }
 
-/** Declares the options on `command`. */
-export function withWaysIn(command: Command): Command {
-  return command
-    .option(
-      '--receiver-port <port>',
-      "the port the suite's receiver listens on (default: a free one); fixed when the target is configured with a URL of it beforehand",
-    )
-    .option(
-      '--real-time-budget <seconds>',
-      "real time a check may follow the target's own retry schedule when its clock cannot be moved (default 30; 100 checks that a 2xx is not retried, the whole schedule and the pause need about 6000 with a --timeout above it)",
-    )
-    .option(
-      '--legacy-webhook-key <key>',
-      "a key whose legacy per-key webhook URL is the suite's receiver, http://HOST:PORT/legacy (--receiver-host, --receiver-port)",
-    )
-    .option('--legacy-webhook-secret <whsec>', 'the whsec_ secret of that legacy webhook URL')
-    .option('--rotated-key <old=new>', 'a key rotated less than 23 hours ago, and the key its rotation issued')
-    .option('--expired-key <key>', 'a key whose rotation is more than 24 hours past');
-}
+/** The options, flags and help, in the order `boardkit conformance --help` lists them. */
+export const waysInOptions = {
+  receiverPort: [
+    '--receiver-port <port>',
+    "the port the suite's receiver listens on (default: a free one); fixed when the target is configured with a URL of it beforehand",
+  ],
+  rotatedKey: ['--rotated-key <old=new>', 'a key rotated less than 23 hours ago, and the key its rotation issued'],
+  expiredKey: ['--expired-key <key>', 'a key whose rotation is more than 24 hours past'],
+  legacyWebhookKey: [
+    '--legacy-webhook-key <key>',
+    "a key whose legacy per-key webhook URL is the suite's receiver, http://HOST:PORT/legacy (--receiver-host, --receiver-port)",
+  ],
+  legacyWebhookSecret: ['--legacy-webhook-secret <whsec>', 'the whsec_ secret of that legacy webhook URL'],
+  realTimeBudget: [
+    '--real-time-budget <seconds>',
+    "real time a check may follow the target's own retry schedule when its clock cannot be moved (default 30; 100 checks that a 2xx is not retried, the whole schedule and the pause need about 6000 with a --timeout above it)",
+  ],
+} as const satisfies Record<keyof WaysInOptions, readonly [string, string]>;
 
 /** The ways in the options give, or a usage error. */
 export function waysIn(options: WaysInOptions): WaysIn | string {

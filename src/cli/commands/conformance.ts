@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { waysIn, type WaysInOptions, withWaysIn } from './conformance-ways-in.js';
+import { waysIn, type WaysInOptions, waysInOptions } from './conformance-ways-in.js';
 
 interface ConformanceOptions extends WaysInOptions {
   target?: string;
@@ -53,51 +53,55 @@ function couldNotRun(message: string): void {
 
 export function conformanceCommand(): Command {
   return (
-    withWaysIn(
-      new Command('conformance')
-        .description(
-          'run the conformance suite against a deployment; exits 0 conformant, 1 not conformant (a MUST failed), 2 could not run, 3 incomplete (MUST requirements not checked)',
-        )
-        .option('--target <base_url>', "the deployment's {base_url} (versioned paths are {base_url}/v1/...)")
-        .option('--api-key <key>', 'an API key of the workspace under test (default: $BOARDKIT_API_KEY)')
-        .option(
-          '--api-key-b <key>',
-          'a key of another workspace, for the isolation checks (default: $BOARDKIT_API_KEY_B)',
-        )
-        .option(
-          '--tier-key <tier=key>',
-          'a key of a workspace on another tier (pro=sk_...), for the tier checks of a target without test control; repeatable',
-          collect,
-        )
-        .option(
-          '--low-credit-key <key>',
-          'a key of a workspace whose balance covers no session, for the insufficient-credit check of a target without test control',
-        )
-        .option(
-          '--share-page <template>',
-          "where the target's share page opens a link, relative to the base URL, {token} for the link's last segment (default: the link's own URL)",
-        )
-        .option(
-          '--receiver-host <host>',
-          "an address of this machine the target can deliver webhooks to (the suite's receiver binds it; default 127.0.0.1)",
-        )
-        .option('--report-dir <dir>', 'where to write report.json, junit.xml and report.html', 'reports/conformance')
-        .option(
-          '--only <ids>',
-          'requirement IDs, ID prefixes or categories, comma-separated or repeated (e.g. IDEM-003,webhooks)',
-          collect,
-        )
-        .option('--profile <name>', 'default, full (with rate limits), reference, or a profile .json file')
-        .option('--concurrency <n>', 'checks run at once in the main phase', '6')
-        .option('--session-timeout <seconds>', 'real time a session may take to finish', '120')
-        .option('--request-timeout <seconds>', 'real time one request may take', '30')
-        .option(
-          '--timeout <seconds>',
-          'real time the whole run may take; then the reports are written with what was checked',
-          '1800',
-        )
-        .option('--allow-incomplete', 'exit 0 instead of 3 when no MUST failed but some could not be checked', false),
-    )
+    new Command('conformance')
+      .description(
+        'run the conformance suite against a deployment; exits 0 conformant, 1 not conformant (a MUST failed), 2 could not run, 3 incomplete (MUST requirements not checked)',
+      )
+      .option('--target <base_url>', "the deployment's {base_url} (versioned paths are {base_url}/v1/...)")
+      .option('--api-key <key>', 'an API key of the workspace under test (default: $BOARDKIT_API_KEY)')
+      .option(
+        '--api-key-b <key>',
+        'a key of another workspace, for the isolation checks (default: $BOARDKIT_API_KEY_B)',
+      )
+      .option(
+        '--tier-key <tier=key>',
+        'a key of a workspace on another tier (pro=sk_...), for the tier checks of a target without test control; repeatable',
+        collect,
+      )
+      .option(
+        '--low-credit-key <key>',
+        'a key of a workspace whose balance covers no session, for the insufficient-credit check of a target without test control',
+      )
+      .option(
+        '--share-page <template>',
+        "where the target's share page opens a link, relative to the base URL, {token} for the link's last segment (default: the link's own URL)",
+      )
+      .option(
+        '--receiver-host <host>',
+        "an address of this machine the target can deliver webhooks to (the suite's receiver binds it; default 127.0.0.1)",
+      )
+      .option(...waysInOptions.receiverPort)
+      .option(...waysInOptions.rotatedKey)
+      .option(...waysInOptions.expiredKey)
+      .option(...waysInOptions.legacyWebhookKey)
+      .option(...waysInOptions.legacyWebhookSecret)
+      .option(...waysInOptions.realTimeBudget)
+      .option('--report-dir <dir>', 'where to write report.json, junit.xml and report.html', 'reports/conformance')
+      .option(
+        '--only <ids>',
+        'requirement IDs, ID prefixes or categories, comma-separated or repeated (e.g. IDEM-003,webhooks)',
+        collect,
+      )
+      .option('--profile <name>', 'default, full (with rate limits), reference, or a profile .json file')
+      .option('--concurrency <n>', 'checks run at once in the main phase', '6')
+      .option('--session-timeout <seconds>', 'real time a session may take to finish', '120')
+      .option('--request-timeout <seconds>', 'real time one request may take', '30')
+      .option(
+        '--timeout <seconds>',
+        'real time the whole run may take; then the reports are written with what was checked',
+        '1800',
+      )
+      .option('--allow-incomplete', 'exit 0 instead of 3 when no MUST failed but some could not be checked', false)
       // A usage error is "could not run" (2), as for every other reason the suite cannot start; help stays 0.
       .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : exitCouldNotRun))
       .action(async (options: ConformanceOptions) => {
