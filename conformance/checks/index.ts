@@ -10,6 +10,7 @@ import { exportChecks } from './exports.js';
 import { idempotencyChecks } from './idempotency.js';
 import { isolationChecks } from './isolation.js';
 import { isolationOperationChecks } from './isolation-operations.js';
+import { isolationChatChecks } from './isolation-chat.js';
 import { lifecycleChecks } from './lifecycle.js';
 import { longPollChecks } from './long-poll.js';
 import { messageChecks } from './messages.js';
@@ -30,6 +31,7 @@ import { webhookSubscriptionChecks } from './webhook-subscriptions.js';
 import { webhookChecks } from './webhooks.js';
 import { creditChecks } from './credits.js';
 import { keyRotationChecks } from './key-rotation.js';
+import { givenKeyRotationChecks } from './key-rotation-keys.js';
 import { tierChecks } from './tiers.js';
 import { summaryStreamChecks } from './summary-stream.js';
 import { sessionEventChecks } from './session-events.js';
@@ -55,6 +57,7 @@ export const checks: readonly Check[] = [
   ...sessionMetadataChecks,
   ...isolationChecks,
   ...isolationOperationChecks,
+  ...isolationChatChecks,
   ...webhookChecks,
   ...webhookRetryChecks,
   ...webhookSubscriptionChecks,
@@ -68,6 +71,7 @@ export const checks: readonly Check[] = [
   ...rateLimitChecks,
   ...creditChecks,
   ...keyRotationChecks,
+  ...givenKeyRotationChecks,
   ...tierChecks,
   ...summaryStreamChecks,
   ...sessionEventChecks,

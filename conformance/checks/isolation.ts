@@ -173,7 +173,7 @@ export const stream = defineCheck({
       check: ctx.name,
       eventNames: streamEventNames(ctx.contract),
       terminal: ['session.complete', 'session.failed', 'session.cancelled'],
-      timeoutMs: 5_000,
+      timeoutMs: ctx.pace.wait(5_000),
       signal: ctx.signal,
     });
     const first = reading.connections[0]?.exchange;
@@ -195,7 +195,7 @@ export const stream = defineCheck({
     expectHidden(
       ctx,
       'ISO-004',
-      await keyB(ctx).get(`/v1/sessions/${owned.id}/summary`, { timeoutMs: 5_000 }),
+      await keyB(ctx).get(`/v1/sessions/${owned.id}/summary`, { timeoutMs: ctx.pace.wait(5_000) }),
       owned.title,
       'GET /v1/sessions/{id}/summary',
     );

@@ -1,7 +1,8 @@
 /**
- * The deprecated per-key webhook (seed "Events › Legacy per-key webhook (deprecated)"): a key the test
- * control provisions with its legacy URL on the suite's receiver starts one session that is cancelled
- * and one that completes; the URL must hear the completion alone, signed over the raw body.
+ * The deprecated per-key webhook (seed "Events › Legacy per-key webhook (deprecated)"): a key with its
+ * legacy URL on the suite's receiver (one the test control provisions, or one the implementer set up and
+ * names with `--legacy-webhook-key`) starts one session that is cancelled and one that completes; the URL
+ * must hear the completion alone, signed over the raw body.
  * @module
  */
 import { signLegacyDelivery } from '../../src/webhooks/signing.js';
@@ -14,6 +15,11 @@ import { causeCancellation, subscribe } from '../harness/subscriptions.js';
 import { defineCheck } from './types.js';
 
 const requirements = ['LEG-001', 'LEG-002', 'LEG-003'];
+/**
+ * The receiver's path for a legacy URL the implementer set beforehand (`--legacy-webhook-key`): the URL is
+ * `http://{--receiver-host}:{--receiver-port}/legacy`.
+ */
+export const legacyPath = '/legacy';
 /** Real time the legacy delivery may trail the subscription's delivery of the same completion. */
 const graceMs = 10_000;
 /** Real time a stray delivery may trail the completion. */
@@ -31,12 +37,17 @@ export const legacyDelivery = defineCheck({
   requirements,
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
-    const endpoint = (await ctx.receiver()).endpoint(200);
-    const key = await provisionKey(ctx, { legacy_webhook_url: endpoint.url });
+    const receiver = await ctx.receiver();
+    const given = ctx.profile.legacyWebhook;
+    const endpoint = given === undefined ? receiver.endpoint(200) : receiver.endpointAt(legacyPath, 200);
+    const key =
+      given === undefined
+        ? await provisionKey(ctx, { legacy_webhook_url: endpoint.url })
+        : { http: ctx.http.as({ kind: 'bearer', key: given.key }), legacySecret: given.secret };
     if (typeof key === 'string' || key.legacySecret === undefined) {
       const reason =
         typeof key === 'string'
-          ? `${key}; a legacy URL must point at the suite's receiver`
+          ? `${key}, and no --legacy-webhook-key names a key whose legacy URL is the suite's receiver`
           : 'the test control configured no legacy webhook secret';
       requirements.forEach((id) => ctx.skip(id, reason));
       return;
@@ -62,10 +73,14 @@ export const legacyDelivery = defineCheck({
     }
     await endpoint.waitFor(
       (deliveries) => deliveries.some(isCompletion),
-      'subscription' in subscribed ? graceMs : ctx.timeouts.sessionMs,
+      'subscription' in subscribed ? ctx.pace.wait(graceMs) : ctx.timeouts.sessionMs,
       ctx.signal,
     );
-    await endpoint.waitFor((deliveries) => deliveries.some((one) => !isCompletion(one)), strayGraceMs, ctx.signal);
+    await endpoint.waitFor(
+      (deliveries) => deliveries.some((one) => !isCompletion(one)),
+      ctx.pace.wait(strayGraceMs),
+      ctx.signal,
+    );
     const deliveries = endpoint.deliveries();
     const evidence = deliveries.map((one) => deliveryEvidence(ctx.http.config.log, ctx.name, endpoint.url, one));
     const completion = deliveries.find(isCompletion);

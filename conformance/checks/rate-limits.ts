@@ -157,7 +157,7 @@ async function exhaust(ctx: CheckContext): Promise<void> {
     );
   }
   if (ctx.httpB === undefined) {
-    ctx.skip('RATE-003', 'needs --api-key-b (a key of another workspace)');
+    ctx.skip('RATE-003', 'needs a key of another workspace');
   } else {
     const other = await spend(ctx, ctx.httpB);
     ctx.expect(

@@ -9,7 +9,7 @@ import { openStream, sentEventsOf } from './sse.js';
 import { statusOf } from './problem-shape.js';
 import { defineCheck } from './types.js';
 
-/** Real time the stream of an ended session may take to replay and close. */
+/** Real time the stream of an ended session may take to replay and close, plus the target's pace (harness/pace.ts). */
 const endedStreamMs = 15_000;
 
 export const cancelledEnd = defineCheck({
@@ -29,7 +29,9 @@ export const cancelledEnd = defineCheck({
       ctx.skip('SSE-008', `the session ended before it could be cancelled (cancel answered ${statusOf(cancelled)})`);
       return;
     }
-    const reading = await openStream(ctx, started.id, { timeoutMs: Math.min(endedStreamMs, ctx.timeouts.sessionMs) });
+    const reading = await openStream(ctx, started.id, {
+      timeoutMs: ctx.pace.wait(Math.min(endedStreamMs, ctx.timeouts.sessionMs)),
+    });
     const events = sentEventsOf(reading);
     const last = events.at(-1);
     let data: Record<string, unknown> = {};

@@ -218,7 +218,7 @@ export const streamRun = defineCheck({
 /** Whether a fresh request for a finished session's stream ends by itself. */
 async function streamCloses(ctx: CheckContext, id: string): Promise<boolean> {
   try {
-    await ctx.http.get(`/v1/sessions/${id}/events`, { timeoutMs: 5_000 });
+    await ctx.http.get(`/v1/sessions/${id}/events`, { timeoutMs: ctx.pace.wait(5_000) });
     return true;
   } catch (error) {
     if (error instanceof TransportError) {
@@ -258,7 +258,7 @@ export const resume = defineCheck({
     );
     const whole = await ctx.http.get(`/v1/sessions/${session.id}/events`, {
       query: { finite: 'true' },
-      timeoutMs: 10_000,
+      timeoutMs: ctx.pace.wait(10_000),
     });
     const recorded = parseEventStream(whole.response?.body ?? '').events.map((event) => `${event.id}:${event.event}`);
     const received = reading.events.map((event) => `${event.lastEventId}:${event.type}`);
@@ -297,7 +297,7 @@ export const finite = defineCheck({
         try {
           const exchange = await ctx.http.get(`/v1/sessions/${session.id}/events`, {
             query: { finite: 'true' },
-            timeoutMs: 3_000,
+            timeoutMs: ctx.pace.wait(3_000),
           });
           const events = parseEventStream(exchange.response?.body ?? '').events;
           const ended = moment === 'while running' || terminalEvents.includes(events.at(-1)?.event ?? '');

@@ -60,7 +60,7 @@ function badData(ctx: CheckContext, reading: StreamReading): unknown[] {
 /** Whether a fresh request for a finished session's summary ends by itself. */
 async function closes(ctx: CheckContext, id: string): Promise<boolean> {
   try {
-    await ctx.http.get(`/v1/sessions/${id}/summary`, { timeoutMs: 5_000 });
+    await ctx.http.get(`/v1/sessions/${id}/summary`, { timeoutMs: ctx.pace.wait(5_000) });
     return true;
   } catch (error) {
     if (error instanceof TransportError) {

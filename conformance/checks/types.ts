@@ -11,6 +11,7 @@ import type { Profile } from '../harness/profiles.js';
 import type { WebhookReceiver } from '../harness/receiver.js';
 import type { Target } from '../harness/target.js';
 import type { TargetClock } from '../harness/clock.js';
+import type { Pace } from '../harness/pace.js';
 import type { Category } from '../requirements/types.js';
 
 /**
@@ -55,6 +56,13 @@ export interface CheckContext {
   readonly signal: AbortSignal;
   /** Real-time limits: how long a session may take to finish, how long one request may take. */
   readonly timeouts: { sessionMs: number; requestMs: number };
+  /** The target's pace and the run's deadline: what waits on the target's replies derive their deadline from. */
+  readonly pace: Pace;
+  /**
+   * Lets the check run `realMs` longer than its own time limit, for a real-time wait the run's deadline
+   * allows (a retry schedule followed on a target whose clock cannot be moved).
+   */
+  extendLimit(realMs: number): void;
   /** Every exchange recorded so far (what the sweeps read). */
   exchanges(): readonly Exchange[];
   /** The webhook receiver the suite hosts on 127.0.0.1, started on first use. */

@@ -7,6 +7,7 @@ import type { Check, CheckContext } from '../checks/types.js';
 import type { Contract } from './contract.js';
 import type { Exchange, ExchangeLog } from './exchange.js';
 import type { HttpClient } from './http.js';
+import type { Pace } from './pace.js';
 import { evidenceList, type Failure, type Observation } from './observations.js';
 import type { Profile } from './profiles.js';
 import { remedyFor } from './remedies.js';
@@ -24,6 +25,7 @@ export interface SharedRunState {
   secrets: Set<string>;
   receiver: () => Promise<WebhookReceiver>;
   timeouts: { sessionMs: number; requestMs: number };
+  pace: Pace;
 }
 
 /** Observations outside the check's declared requirements are a defect of the suite, not of the target. */
@@ -35,6 +37,7 @@ export function createCheckContext(
   signal: AbortSignal,
   record: (observation: Observation) => void,
   note: (message: string) => void,
+  extendLimit: (realMs: number) => void = () => undefined,
 ): CheckContext {
   const declared = new Set(check.requirements);
   const observe = (observation: Observation): void => {
@@ -71,6 +74,8 @@ export function createCheckContext(
     clock: shared.target.clock,
     signal,
     timeouts: shared.timeouts,
+    pace: shared.pace,
+    extendLimit,
     exchanges: () => shared.log.all(),
     // Deliveries to the endpoints a check makes count as that check's in the coverage of the run.
     receiver: async () => (await shared.receiver()).forCheck(check.name),

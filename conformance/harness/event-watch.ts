@@ -57,7 +57,8 @@ export function eventData(delivery: Delivery, event: string): Record<string, unk
 /**
  * How long an event the check caused may take to arrive, in real time. The request that causes it has
  * been answered by then, and an event the target queued reaches a receiver on 127.0.0.1 at once; the
- * wait ends as soon as it does, so only an event that never comes waits it out.
+ * wait ends as soon as it does, so only an event that never comes waits it out. A slower target gets
+ * its pace on top (harness/pace.ts).
  */
 const eventWaitMs = 15_000;
 
@@ -75,7 +76,7 @@ export async function awaitEvent(
     });
   await subscription.endpoint.waitFor(
     (deliveries) => matching(deliveries).length > 0,
-    Math.min(eventWaitMs, ctx.timeouts.sessionMs),
+    ctx.pace.wait(Math.min(eventWaitMs, ctx.timeouts.sessionMs)),
     ctx.signal,
   );
   return matching(subscription.endpoint.deliveries());

@@ -28,7 +28,7 @@ export const preconditionRemedies: Readonly<Record<PreconditionName, string>> = 
   'second-key':
     'pass --api-key-b with a key of another workspace (reference server: start `boardkit serve` with two --api-key flags)',
   'time-control':
-    'run against a target with the test-only time control (reference server: `boardkit serve --test-control`)',
+    'run against a target that offers the test clock protocol (docs/conformance.md "The test clock protocol"; reference server: `boardkit serve --test-control`)',
   'opt-in': 'select the category with --only rate-limits, or run with --profile full',
   'receiver-reachable':
     "let the target deliver to the suite's receiver: give --receiver-host with an address of this machine the target can reach (reference server: `boardkit serve --allow-loopback-webhooks`)",

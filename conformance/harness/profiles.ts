@@ -43,6 +43,30 @@ export interface Profile {
    * cannot provision one (`--low-credit-key`). Never written to a report.
    */
   lowCreditKey?: string;
+  /**
+   * A key whose legacy per-key webhook URL the implementer set to the suite's receiver
+   * (`http://HOST:PORT/legacy`, with `--receiver-port`), and that URL's `whsec_` secret, for LEG-001…003 on
+   * a target whose test control cannot set one (`--legacy-webhook-key`, `--legacy-webhook-secret`).
+   */
+  legacyWebhook?: { key: string; secret: string };
+  /**
+   * A key rotated less than 23 hours ago and the key its rotation issued, for KROT-001 and KROT-003 on a
+   * target whose test control cannot rotate one (`--rotated-key OLD=NEW`).
+   */
+  rotatedKey?: { old: string; fresh: string };
+  /** A key whose rotation is more than 24 hours past, for KROT-002 (`--expired-key`). */
+  expiredKey?: string;
+}
+
+/** The keys and secrets a profile names: never written to a report. */
+export function profileSecrets(profile: Profile): string[] {
+  return [
+    ...Object.values(profile.tierKeys ?? {}),
+    ...(profile.lowCreditKey === undefined ? [] : [profile.lowCreditKey]),
+    ...(profile.legacyWebhook === undefined ? [] : [profile.legacyWebhook.key, profile.legacyWebhook.secret]),
+    ...(profile.rotatedKey === undefined ? [] : [profile.rotatedKey.old, profile.rotatedKey.fresh]),
+    ...(profile.expiredKey === undefined ? [] : [profile.expiredKey]),
+  ];
 }
 
 const everyStartVariant: readonly StartVariant[] = ['A1', 'A2', 'B'];

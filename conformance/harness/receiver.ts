@@ -81,23 +81,33 @@ export class WebhookReceiver {
     return new WebhookReceiver(this.server, this.origin, this.#state, owner);
   }
 
-  /** Listens on `host` (loopback by default; another address of this machine for a target elsewhere). */
-  static async start(host = '127.0.0.1'): Promise<WebhookReceiver> {
+  /**
+   * Listens on `host` (loopback by default; another address of this machine for a target elsewhere), on
+   * `port` when the target was configured with a URL of the receiver beforehand (a free one by default).
+   */
+  static async start(host = '127.0.0.1', port = 0): Promise<WebhookReceiver> {
     let receiver: WebhookReceiver | undefined;
     const server = createServer((request, response) => receiver?.handle(request, response));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, host, resolve);
+      server.listen(port, host, resolve);
     });
-    const { port } = server.address() as AddressInfo;
-    receiver = new WebhookReceiver(server, `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+    const bound = (server.address() as AddressInfo).port;
+    receiver = new WebhookReceiver(server, `http://${host.includes(':') ? `[${host}]` : host}:${bound}`);
     return receiver;
   }
 
   /** A new endpoint with its own unguessable path. */
   endpoint(answer: Answer = 200, owner: string | undefined = this.#owner): ReceiverEndpoint {
-    const path = `/hooks/${randomBytes(9).toString('base64url')}`;
-    const state: EndpointState = { owner, answer, deliveries: [], waiters: new Set() };
+    return this.endpointAt(`/hooks/${randomBytes(9).toString('base64url')}`, answer, owner);
+  }
+
+  /**
+   * The endpoint at a path known beforehand (the legacy webhook's `/legacy`, which the implementer sets
+   * as a key's URL before the run), made on first use: until then its deliveries are answered 404.
+   */
+  endpointAt(path: string, answer: Answer = 200, owner: string | undefined = this.#owner): ReceiverEndpoint {
+    const state = this.#state.endpoints.get(path) ?? { owner, answer, deliveries: [], waiters: new Set() };
     this.#state.endpoints.set(path, state);
     return {
       url: `${this.origin}${path}`,

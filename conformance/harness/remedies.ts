@@ -14,8 +14,10 @@ const serveFull = '`boardkit serve --allow-loopback-webhooks`';
 const deliveries = `let the target deliver webhooks to the suite's receiver (--receiver-host names an address of this machine it can reach; reference server: ${serveFull})`;
 const failOnDemand =
   'a target that lets a run fail on demand: the reference server fails a session whose title holds [simulate:upstream-failure]; give another implementation a way to do the same';
-const shortGrace =
-  'a target whose clock can be moved (reference server: `boardkit serve --test-control`), or a faster clock (`boardkit serve --time-scale 1000`) with a longer --session-timeout';
+const clockProtocol =
+  'a target that offers the test clock protocol (docs/conformance.md "The test clock protocol"; reference server: `boardkit serve --test-control`)';
+const shortGrace = `${clockProtocol}, or a faster clock (\`boardkit serve --time-scale 1000\`) with a longer --session-timeout`;
+const retries = `--real-time-budget 100 (the suite watches the target's first retry wait in real time; about 6000, with --timeout 7200, for the whole schedule and the pause), or ${shortGrace}`;
 
 /** The remedy of each category, for skips whose requirement names none of its own. */
 export const categoryRemedies: Readonly<Record<Category, string>> = {
@@ -49,15 +51,15 @@ export const categoryRemedies: Readonly<Record<Category, string>> = {
     'select the category with --only rate-limits and give a target whose limit can be reached within a run; --api-key-b for the per-key limit',
   credits:
     'pass --low-credit-key with a key of a workspace whose balance covers no session (reference server: `boardkit serve --test-control` provisions one)',
-  'key-rotation':
-    'a target whose test control rotates keys and moves its clock (reference server: `boardkit serve --test-control`): the API has no operation that rotates a key',
+  'key-rotation': `pass --rotated-key OLD=NEW (a key rotated less than 23 hours ago and the key its rotation issued) and --expired-key KEY (a key rotated more than 24 hours ago): the API has no operation that rotates a key; or ${clockProtocol} with its key routes`,
   tiers:
     'pass --tier-key pro=KEY (a key of a workspace below Ultra), or a target whose test control provisions one (`boardkit serve --test-control`)',
   'summary-stream': 'let the summary stream send event ids (id: lines) to resume from',
   'session-events': `subscribe the suite's receiver to the session events (${deliveries}); for session.failed, ${failOnDemand}`,
   consult: 'run more of the suite (drop --only)',
   'synth-chat': 'let the target answer a Synth chat with a conversation_id and credits_charged',
-  'legacy-webhook': `a target that sets a key's legacy webhook URL (reference server: \`boardkit serve --test-control --allow-loopback-webhooks\`)`,
+  'legacy-webhook':
+    "set a key's legacy webhook URL to http://127.0.0.1:PORT/legacy and pass --receiver-port PORT --legacy-webhook-key KEY --legacy-webhook-secret WHSEC (reference server: `boardkit serve --allow-loopback-webhooks --legacy-webhook KEY=http://127.0.0.1:PORT/legacy` prints the secret)",
   'delivery-retention': `${deliveries}, and a clock that can pass the retention window: ${shortGrace}`,
   receiver: 'start the receiver under test and give its URL and secret',
 };
@@ -68,19 +70,20 @@ export const requirementRemedies: Readonly<Record<string, string>> = {
   'SSE-009': failOnDemand,
   'SEVT-005': failOnDemand,
   'SEVT-004': `a target whose event list has session.reconvened, subscribed by the suite (${deliveries})`,
-  'HOOK-008': `a target whose retries can be followed within the run: ${shortGrace}`,
-  'HOOK-009': `a target whose retries can be followed within the run: ${shortGrace}`,
-  'HOOK-010': `a target whose retries can be followed within the run: ${shortGrace}`,
-  'HOOK-013': `a target whose retries can be followed within the run: ${shortGrace}`,
-  'HOOK-014': `a target whose retries can be followed within the run: ${shortGrace}`,
+  'HOOK-008': retries,
+  'HOOK-009': retries,
+  'HOOK-010': retries,
+  'HOOK-013': retries,
+  'HOOK-014': retries,
   'HOOK-016': 'a target that serves the unversioned /webhooks paths the seed also documents',
   'HOOK-017': 'a target that serves the unversioned /webhooks paths the seed also documents',
   'HOOK-018': 'a target that serves the unversioned /webhooks paths the seed also documents',
-  'IDEM-007': shortGrace,
+  'IDEM-007': `${clockProtocol}: a replay 23 hours later needs the target's clock moved`,
   'CRED-003': 'let a running session be cancelled with a reconciliation (sessions long enough to cancel)',
   'CRED-004': 'run against a workspace no other client writes to meanwhile',
   'CHAT-003': 'run against a workspace no other client writes to meanwhile, and let the reply report credits_charged',
-  'RATE-003': 'pass --api-key-b with a key of another workspace, and select --only rate-limits',
+  'RATE-003':
+    'pass --api-key-b with a key of another workspace (reference server: a second --api-key of `boardkit serve`)',
   'RATE-005': 'nothing to do: retry_after_s in the 429 body is an optional variant',
 };
 

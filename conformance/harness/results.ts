@@ -51,6 +51,8 @@ export interface TargetSummary {
   timeScale: number;
   clockControllable: boolean;
   secondKey: boolean;
+  /** The target's pace: the median real latency of the discovery requests, ms (harness/pace.ts). */
+  latencyMs?: number;
 }
 
 export type Counts = Record<Status, number>;

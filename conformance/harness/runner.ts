@@ -18,7 +18,8 @@ import { HttpClient, TransportError } from './http.js';
 import { computeCoverage, type Coverage } from './coverage.js';
 import { foldStatus, type Observation, SetupFailure } from './observations.js';
 import { type PreconditionState, type Unmet, unmet as unmetPrecondition } from './preconditions.js';
-import { defaultProfile, type Profile } from './profiles.js';
+import { measurePace } from './pace.js';
+import { defaultProfile, type Profile, profileSecrets } from './profiles.js';
 import { WebhookReceiver } from './receiver.js';
 import { receiverUnreachableReason } from './receiver-reach.js';
 import { type CheckResult, exitCodeOf, fold, type RunResult, summarize } from './results.js';
@@ -50,8 +51,15 @@ export interface RunOptions {
    * written with what was observed.
    */
   runTimeoutMs?: number;
+  /**
+   * Real time a check may follow what the target schedules on its own clock when the suite cannot move
+   * it (`--real-time-budget`; harness/pace.ts).
+   */
+  realTimeBudgetMs?: number;
   /** The address the suite's webhook receiver binds and names (127.0.0.1 by default). */
   receiverHost?: string;
+  /** The port it listens on (a free one by default): fixed when the target is configured with its URL. */
+  receiverPort?: number;
   /** An incomplete verdict exits 0 instead of 3. */
   allowIncomplete?: boolean;
   /** The checks and requirements to use (the suite's own by default; tests pass their own). */
@@ -111,6 +119,10 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     keyB: options.apiKeyB === undefined ? undefined : discovery.as({ kind: 'bearer', key: options.apiKeyB }),
   });
   options.onProgress?.({ type: 'target', target });
+  // The whole run has a deadline, counted from here: what is still running then ends as an error, and the
+  // reports still come. The waits on the target's replies derive theirs from its pace and this one.
+  const runLimitMs = options.runTimeoutMs ?? defaultRunTimeoutMs;
+  const pace = measurePace(log.all(), Date.now() + runLimitMs, options.realTimeBudgetMs);
   const http = new HttpClient({ ...base.config, realWaitMs: (seconds) => target.clock.realMs(seconds * 1000) });
   let receiver: Promise<WebhookReceiver> | undefined;
   const shared: SharedRunState = {
@@ -124,11 +136,11 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     secrets: new Set([
       options.apiKey,
       ...(options.apiKeyB === undefined ? [] : [options.apiKeyB]),
-      ...Object.values(profile.tierKeys ?? {}),
-      ...(profile.lowCreditKey === undefined ? [] : [profile.lowCreditKey]),
+      ...profileSecrets(profile),
     ]),
-    receiver: () => (receiver ??= WebhookReceiver.start(options.receiverHost)),
+    receiver: () => (receiver ??= WebhookReceiver.start(options.receiverHost, options.receiverPort)),
     timeouts,
+    pace,
   };
 
   let receiverReach: Promise<string | undefined> | undefined;
@@ -200,8 +212,6 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     options.onProgress?.({ type: 'check-end', check, result });
   };
 
-  // The whole run has a deadline: what is still running then ends as an error, and the reports still come.
-  const runLimitMs = options.runTimeoutMs ?? defaultRunTimeoutMs;
   const runOutOfTime = `the run reached its time limit (${Math.round(runLimitMs / 1000)} s) before this check ended`;
   const runController = new AbortController();
   const runSignal = runController.signal;
@@ -248,6 +258,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
       timeScale: target.clock.scale(),
       clockControllable: target.clock.controllable,
       secondKey: target.hasSecondKey,
+      latencyMs: Math.round(pace.latencyMs),
     },
     profile: { name: profile.name, description: profile.description },
     selection: [...(options.only ?? [])],
@@ -274,16 +285,26 @@ async function execute(
   runSignal: AbortSignal,
 ): Promise<string | undefined> {
   const controller = new AbortController();
-  const limitMs = timeouts.sessionMs * 2 + 60_000;
-  const timer = setTimeout(
-    () => controller.abort(new Error(`the check did not finish within ${limitMs / 1000} s`)),
-    limitMs,
-  );
+  let limitMs = timeouts.sessionMs * 2 + 60_000;
+  const started = Date.now();
+  const expire = (): void => controller.abort(new Error(`the check did not finish within ${limitMs / 1000} s`));
+  let timer = setTimeout(expire, limitMs);
+  // A check that waits in real time for what the run's deadline allows says so; the run's deadline still holds.
+  const extendLimit = (realMs: number): void => {
+    clearTimeout(timer);
+    limitMs += realMs;
+    timer = setTimeout(expire, Math.max(0, started + limitMs - Date.now()));
+  };
   const onRunEnd = (): void =>
     controller.abort(new Error('the run reached its time limit (--timeout) before this check ended'));
   runSignal.addEventListener('abort', onRunEnd, { once: true });
-  const ctx = createCheckContext(check, shared, controller.signal, record, (message) =>
-    options.onProgress?.({ type: 'note', check, message }),
+  const ctx = createCheckContext(
+    check,
+    shared,
+    controller.signal,
+    record,
+    (message) => options.onProgress?.({ type: 'note', check, message }),
+    extendLimit,
   );
   try {
     await Promise.race([

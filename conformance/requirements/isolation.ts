@@ -103,4 +103,14 @@ export const isolationRequirements: readonly Requirement[] = [
       "Generating outcomes, exporting through /exports, reconvening, or revoking a share link of another workspace's session is answered 404 and shows none of its data.",
     checks: ['isolation.session-operations'],
   },
+  {
+    id: 'ISO-011',
+    level: 'MUST',
+    category: 'isolation',
+    seed: 'Authentication 3',
+    provenance: 'stated',
+    statement:
+      "A Synth chat turn that names another workspace's conversation_id or session_id is answered 404 and shows none of its data.",
+    checks: ['isolation.chat'],
+  },
 ];

@@ -1,6 +1,7 @@
 /**
  * Key rotation (seed "Authentication" 4, "Limits": old key validity after rotation, 24 hours), tested
- * with a key the test control provisions and rotates, and the clock jumped through the grace.
+ * with a key the test control provisions and rotates, and the clock jumped through the grace, or with
+ * keys the implementer rotated beforehand (`--rotated-key`, `--expired-key`).
  * @module
  */
 import type { Requirement } from './types.js';
@@ -13,7 +14,7 @@ export const keyRotationRequirements: readonly Requirement[] = [
     seed: 'Authentication 4',
     provenance: 'stated',
     statement: 'After a key is rotated, the old key keeps working until 24 hours have passed.',
-    checks: ['key-rotation.grace'],
+    checks: ['key-rotation.grace', 'key-rotation.given-keys'],
   },
   {
     id: 'KROT-002',
@@ -22,7 +23,7 @@ export const keyRotationRequirements: readonly Requirement[] = [
     seed: 'Limits',
     provenance: 'stated',
     statement: 'Once 24 hours have passed since its rotation, the old key is answered 401 unauthorized.',
-    checks: ['key-rotation.grace'],
+    checks: ['key-rotation.grace', 'key-rotation.given-keys'],
   },
   {
     id: 'KROT-003',
@@ -31,6 +32,6 @@ export const keyRotationRequirements: readonly Requirement[] = [
     seed: 'Authentication 4',
     provenance: 'designed',
     statement: "The key a rotation issues works at once and reaches the old key's workspace.",
-    checks: ['key-rotation.grace'],
+    checks: ['key-rotation.grace', 'key-rotation.given-keys'],
   },
 ];

@@ -8,8 +8,9 @@
  */
 import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { waysIn, type WaysInOptions, waysInOptions } from './conformance-ways-in.js';
 
-interface ConformanceOptions {
+interface ConformanceOptions extends WaysInOptions {
   target?: string;
   apiKey?: string;
   apiKeyB?: string;
@@ -79,6 +80,12 @@ export function conformanceCommand(): Command {
         '--receiver-host <host>',
         "an address of this machine the target can deliver webhooks to (the suite's receiver binds it; default 127.0.0.1)",
       )
+      .option(...waysInOptions.receiverPort)
+      .option(...waysInOptions.rotatedKey)
+      .option(...waysInOptions.expiredKey)
+      .option(...waysInOptions.legacyWebhookKey)
+      .option(...waysInOptions.legacyWebhookSecret)
+      .option(...waysInOptions.realTimeBudget)
       .option('--report-dir <dir>', 'where to write report.json, junit.xml and report.html', 'reports/conformance')
       .option(
         '--only <ids>',
@@ -115,6 +122,10 @@ export function conformanceCommand(): Command {
         if (sessionTimeoutMs === undefined || requestTimeoutMs === undefined || runTimeoutMs === undefined) {
           return couldNotRun('--session-timeout, --request-timeout and --timeout take a positive number of seconds');
         }
+        const given = waysIn(options);
+        if (typeof given === 'string') {
+          return couldNotRun(given);
+        }
         const tierKeys: Record<string, string> = Object.fromEntries(pairs.map((pair) => [pair![1]!, pair![2]!]));
         // Loaded on use: the suite compiles the contract's schemas, which `--help` should not wait for.
         const suite = await import('../../../conformance/index.js');
@@ -131,7 +142,10 @@ export function conformanceCommand(): Command {
               ...(options.tierKey === undefined ? {} : { tierKeys }),
               ...(options.lowCreditKey === undefined ? {} : { lowCreditKey: options.lowCreditKey }),
               ...(options.sharePage === undefined ? {} : { sharePage: options.sharePage }),
+              ...given.profile,
             },
+            ...(given.receiverPort === undefined ? {} : { receiverPort: given.receiverPort }),
+            ...(given.realTimeBudgetMs === undefined ? {} : { realTimeBudgetMs: given.realTimeBudgetMs }),
             ...(options.receiverHost === undefined ? {} : { receiverHost: options.receiverHost }),
             concurrency: Math.max(1, Number(options.concurrency) || 1),
             sessionTimeoutMs,

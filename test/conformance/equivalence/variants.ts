@@ -217,6 +217,16 @@ export const variants: readonly VariantRow[] = [
     only: ['long-poll', 'messages', 'plans', 'lifecycle'],
   },
   {
+    name: 'a target that answers 60 ms slower: streams, deliveries and rate limits',
+    variant: { delayMs: 60 },
+    only: ['sse', 'summary-stream', 'session-events', 'webhooks', 'rate-limits'],
+  },
+  {
+    name: 'a target whose sessions finish four times faster: streams, deliveries and rate limits',
+    server: { timeScale: 1_000 },
+    only: ['sse', 'summary-stream', 'session-events', 'webhooks', 'rate-limits'],
+  },
+  {
     name: 'the five-wait retry schedule (1, 5, 15, 60, 240 minutes)',
     server: { webhookRetries: 'five-waits' },
     only: ['webhooks'],

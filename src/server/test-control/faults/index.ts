@@ -13,6 +13,7 @@ import { eventStreamFaults } from './event-stream.js';
 import { exportFaults } from './exports.js';
 import { idempotencyFaults } from './idempotency.js';
 import { isolationFaults } from './isolation.js';
+import { isolationChatFaults } from './isolation-chat.js';
 import { lifecycleFaults } from './lifecycle.js';
 import { longPollingFaults } from './long-polling.js';
 import { messageFaults } from './messages.js';
@@ -45,6 +46,7 @@ export const faultCatalogue: readonly Fault[] = [
   ...idempotencyFaults,
   ...longPollingFaults,
   ...isolationFaults,
+  ...isolationChatFaults,
   ...rateLimitFaults,
   ...problemFaults,
   ...contractFaults,
