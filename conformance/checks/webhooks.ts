@@ -3,6 +3,8 @@
  * timestamp, headers, id, body), the deliveries listing and the URL guard.
  * @module
  */
+import { webhookDelivery } from '../../src/contract/extensions.js';
+import { loadContract } from '../../src/contract/load.js';
 import { jsonOf } from '../harness/exchange.js';
 import {
   bodyOf,
@@ -22,19 +24,9 @@ import { pageOf, walkList } from '../harness/pages.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
 import { causeCancellation, refusalReason, subscribe } from '../harness/subscriptions.js';
 import { statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import { defineCheck } from './types.js';
 
-const toleranceMs = 300_000;
-
-/** The event lists of the seed's four variants (`x-webhook-delivery.event_lists`). */
-function publishedEventLists(ctx: CheckContext): Map<number, string[]> {
-  const delivery = (
-    ctx.contract.document as unknown as {
-      'x-webhook-delivery': { event_lists: { variants: Array<{ variant: number; events: string[] }> } };
-    }
-  )['x-webhook-delivery'];
-  return new Map(delivery.event_lists.variants.map(({ variant, events }) => [variant, events]));
-}
+const toleranceMs = webhookDelivery(loadContract()).replayToleranceSeconds * 1000;
 
 export const subscribeCheck = defineCheck({
   name: 'webhooks.subscribe',
@@ -134,7 +126,7 @@ export const delivery = defineCheck({
         evidence,
       });
     }
-    const lists = publishedEventLists(ctx);
+    const lists = webhookDelivery(ctx.contract.document).eventLists;
     const allowed = new Set(ctx.profile.eventLists.flatMap((variant) => lists.get(variant) ?? []));
     // Webhooks are delivered at least once: the same delivery sent twice keeps its id (HOOK-013 covers
     // retries); two different deliveries must never share one.
