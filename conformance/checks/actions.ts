@@ -10,7 +10,10 @@ import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
 import { discard, marker, readSession, startBodyA, startSession, terminalStatuses } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('actions');
 
 interface Tool {
   integrationId: string;
@@ -85,9 +88,7 @@ function unapproved(sessionId: string, tool: Tool): Array<Record<string, unknown
   return [actionRequest(sessionId, tool, undefined), actionRequest(sessionId, tool, { ...approved, approved: false })];
 }
 
-export const approvalRequired = defineCheck({
-  name: 'actions.approval-required',
-  category: 'actions',
+export const approvalRequired = check('approval-required', {
   title: 'An execution without explicit approval is refused',
   requirements: ['ACT-001'],
   preconditions: ['live'],
@@ -127,9 +128,7 @@ export async function execute(
   return { exchange, action: jsonOf(exchange) ?? {} };
 }
 
-export const executeAndUndo = defineCheck({
-  name: 'actions.execute-and-undo',
-  category: 'actions',
+export const executeAndUndo = check('execute-and-undo', {
   title: 'An approved execution runs, and undoing it reverses it once',
   requirements: ['ACT-002', 'ACT-003'],
   preconditions: ['live'],
@@ -190,9 +189,7 @@ export const executeAndUndo = defineCheck({
   },
 });
 
-export const actionEvents = defineCheck({
-  name: 'actions.events',
-  category: 'actions',
+export const actionEvents = check('events', {
   title: 'action.executed and action.undone are delivered, and nothing for a refused execution',
   requirements: ['ACT-004', 'ACT-005'],
   preconditions: ['live', 'receiver-reachable'],
@@ -264,9 +261,7 @@ export const actionEvents = defineCheck({
   },
 });
 
-export const refusedStates = defineCheck({
-  name: 'actions.refused-states',
-  category: 'actions',
+export const refusedStates = check('refused-states', {
   title: 'An approved execution is refused while the session runs or the tool is not connected',
   requirements: ['ACT-006'],
   preconditions: ['live'],

@@ -7,7 +7,10 @@ import { randomBytes } from 'node:crypto';
 import type { Credentials } from '../harness/http.js';
 import { authenticatedOperations, exampleRequest } from '../harness/requests.js';
 import { expectProblem } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('auth');
 
 async function callEveryOperation(
   ctx: CheckContext,
@@ -31,12 +34,9 @@ async function callEveryOperation(
   }
 }
 
-export const missingToken = defineCheck({
-  name: 'auth.missing-token',
-  category: 'auth',
+export const missingToken = check('missing-token', {
   title: 'Every authenticated operation answers 401 without credentials',
   requirements: ['AUTH-001', 'AUTH-006'],
-  preconditions: [],
   async run(ctx) {
     await callEveryOperation(ctx, { kind: 'none' }, 'AUTH-001', 'without credentials', (exchange) => {
       if (exchange.response?.status !== 401) {
@@ -59,9 +59,7 @@ export const missingToken = defineCheck({
   },
 });
 
-export const invalidToken = defineCheck({
-  name: 'auth.invalid-token',
-  category: 'auth',
+export const invalidToken = check('invalid-token', {
   title: 'Every authenticated operation answers 401 to a key that does not exist',
   requirements: ['AUTH-002'],
   // A mock checks only that a bearer token is present.
@@ -72,12 +70,9 @@ export const invalidToken = defineCheck({
   },
 });
 
-export const wrongScheme = defineCheck({
-  name: 'auth.wrong-scheme',
-  category: 'auth',
+export const wrongScheme = check('wrong-scheme', {
   title: 'A valid key under another scheme than Bearer answers 401',
   requirements: ['AUTH-003'],
-  preconditions: [],
   async run(ctx) {
     const key = ctx.http.authorization()?.replace(/^Bearer /, '') ?? '';
     const schemes: Array<[string, string]> = [
@@ -92,12 +87,9 @@ export const wrongScheme = defineCheck({
   },
 });
 
-export const healthWithoutToken = defineCheck({
-  name: 'auth.health-without-token',
-  category: 'auth',
+export const healthWithoutToken = check('health-without-token', {
   title: 'The health probe answers 200 without credentials',
   requirements: ['AUTH-004'],
-  preconditions: [],
   async run(ctx) {
     const exchange = await ctx.anonymous.get('/v1/health');
     ctx.expect(
@@ -115,12 +107,9 @@ export const healthWithoutToken = defineCheck({
   },
 });
 
-export const validToken = defineCheck({
-  name: 'auth.valid-token',
-  category: 'auth',
+export const validToken = check('valid-token', {
   title: 'A valid bearer key is accepted, whatever the case of the scheme',
   requirements: ['AUTH-005', 'AUTH-007'],
-  preconditions: [],
   async run(ctx) {
     const key = ctx.http.authorization()?.replace(/^Bearer /, '') ?? '';
     const exchange = await ctx.http.get('/v1/sessions');

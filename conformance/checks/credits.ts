@@ -20,11 +20,12 @@ import {
   waitForSession,
 } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
 
-export const sessionCharge = defineCheck({
-  name: 'credits.session-charge',
-  category: 'credits',
+const check = checksOf('credits');
+
+export const sessionCharge = check('session-charge', {
   title: "A session's charge is in the ledger and the balance falls by it",
   requirements: ['CRED-001'],
   preconditions: ['live'],
@@ -73,9 +74,7 @@ export const sessionCharge = defineCheck({
   },
 });
 
-export const insufficient = defineCheck({
-  name: 'credits.insufficient',
-  category: 'credits',
+export const insufficient = check('insufficient', {
   title: 'A start the balance does not cover is 402 insufficient-credits',
   requirements: ['CRED-002'],
   preconditions: ['live'],
@@ -148,9 +147,7 @@ export const insufficient = defineCheck({
   },
 });
 
-export const cancelReconciliation = defineCheck({
-  name: 'credits.cancel-reconciliation',
-  category: 'credits',
+export const cancelReconciliation = check('cancel-reconciliation', {
   title: "A cancellation's reconciliation is in the ledger",
   requirements: ['CRED-003'],
   preconditions: ['live'],
@@ -195,9 +192,7 @@ export const cancelReconciliation = defineCheck({
   },
 });
 
-export const noSurcharge = defineCheck({
-  name: 'credits.no-surcharge',
-  category: 'credits',
+export const noSurcharge = check('no-surcharge', {
   title: 'API calls carry no per-call surcharge',
   requirements: ['CRED-004'],
   preconditions: ['live'],
@@ -249,9 +244,7 @@ async function streamedCancellation(
   }
 }
 
-export const cancelledAmounts = defineCheck({
-  name: 'credits.cancelled-amounts',
-  category: 'credits',
+export const cancelledAmounts = check('cancelled-amounts', {
   title: 'session.cancelled reports the amounts the ledger reconciled',
   requirements: ['CRED-005'],
   preconditions: ['live'],

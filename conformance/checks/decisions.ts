@@ -8,7 +8,10 @@ import { jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
 import { statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('decisions');
 
 async function capture(ctx: CheckContext, sessionId: string) {
   const decision = {
@@ -20,9 +23,7 @@ async function capture(ctx: CheckContext, sessionId: string) {
   return { decision, exchange, body: (jsonOf(exchange) ?? {}) as Record<string, unknown> };
 }
 
-export const captureCheck = defineCheck({
-  name: 'decisions.capture',
-  category: 'decisions',
+export const captureCheck = check('capture', {
   title: 'A captured decision is recorded and listed',
   requirements: ['DEC-001', 'DEC-002'],
   preconditions: ['live'],
@@ -70,9 +71,7 @@ export const captureCheck = defineCheck({
   },
 });
 
-export const capturedEvent = defineCheck({
-  name: 'decisions.captured-event',
-  category: 'decisions',
+export const capturedEvent = check('captured-event', {
   title: 'Capturing a decision emits decision.captured',
   requirements: ['DEC-003'],
   preconditions: ['live', 'receiver-reachable'],

@@ -9,7 +9,10 @@ import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { pageOf } from '../harness/pages.js';
 import { discard, marker, sessionIdOf, startBodyA, startSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('idempotency');
 
 const keyHeader = 'Idempotency-Key';
 
@@ -38,9 +41,7 @@ function expectReplay(
   );
 }
 
-export const replay = defineCheck({
-  name: 'idempotency.replay',
-  category: 'idempotency',
+export const replay = check('replay', {
   title: 'A replayed write returns the original response',
   requirements: ['IDEM-001', 'IDEM-002', 'IDEM-006'],
   preconditions: ['live'],
@@ -93,9 +94,7 @@ export const replay = defineCheck({
   },
 });
 
-export const conflict = defineCheck({
-  name: 'idempotency.conflict',
-  category: 'idempotency',
+export const conflict = check('conflict', {
   title: 'A key reused with another body is 409 conflict',
   requirements: ['IDEM-003'],
   preconditions: ['live'],
@@ -117,9 +116,7 @@ export const conflict = defineCheck({
   },
 });
 
-export const concurrent = defineCheck({
-  name: 'idempotency.concurrent',
-  category: 'idempotency',
+export const concurrent = check('concurrent', {
   title: 'Concurrent requests with one key create one resource',
   requirements: ['IDEM-004'],
   preconditions: ['live'],
@@ -148,9 +145,7 @@ export const concurrent = defineCheck({
   },
 });
 
-export const workspaceScope = defineCheck({
-  name: 'idempotency.workspace-scope',
-  category: 'idempotency',
+export const workspaceScope = check('workspace-scope', {
   title: 'Keys are scoped per workspace',
   requirements: ['IDEM-005'],
   preconditions: ['live', 'second-key'],
@@ -179,9 +174,7 @@ export const workspaceScope = defineCheck({
   },
 });
 
-export const otherWrites = defineCheck({
-  name: 'idempotency.other-writes',
-  category: 'idempotency',
+export const otherWrites = check('other-writes', {
   title: 'A replayed decision capture records one decision',
   requirements: ['IDEM-002'],
   preconditions: ['live'],
@@ -220,9 +213,7 @@ export const otherWrites = defineCheck({
 
 const hour = 3_600_000;
 
-export const window = defineCheck({
-  name: 'idempotency.window',
-  category: 'idempotency',
+export const window = check('window', {
   title: 'A replay 23 hours later still returns the original response',
   requirements: ['IDEM-007'],
   preconditions: ['live', 'time-control'],

@@ -11,7 +11,10 @@ import { discard, marker, startBodyA, startSession, terminalStatuses, waitForSes
 import { actionRequest, approved, connectedTool, execute } from './actions.js';
 import { expectHidden, keyB } from './isolation.js';
 import { statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('isolation');
 
 /** Runs each attempt with the other workspace's key and expects it hidden. */
 async function expectAllHidden(
@@ -25,9 +28,7 @@ async function expectAllHidden(
   }
 }
 
-export const actions = defineCheck({
-  name: 'isolation.actions',
-  category: 'isolation',
+export const actions = check('actions', {
   title: "Another workspace's actions cannot be executed or undone",
   requirements: ['ISO-008'],
   preconditions: ['live', 'second-key'],
@@ -66,9 +67,7 @@ export const actions = defineCheck({
   },
 });
 
-export const credits = defineCheck({
-  name: 'isolation.credits',
-  category: 'isolation',
+export const credits = check('credits', {
   title: "Another workspace's credit use is not in this workspace's balance",
   requirements: ['ISO-009'],
   preconditions: ['live', 'second-key'],
@@ -108,9 +107,7 @@ export const credits = defineCheck({
   },
 });
 
-export const sessionOperations = defineCheck({
-  name: 'isolation.session-operations',
-  category: 'isolation',
+export const sessionOperations = check('session-operations', {
   title: 'Another workspace cannot generate, export, reconvene or revoke for a session',
   requirements: ['ISO-010'],
   preconditions: ['live', 'second-key'],

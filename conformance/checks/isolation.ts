@@ -12,7 +12,10 @@ import { pageOf, walkList } from '../harness/pages.js';
 import { discard, marker, readSession, startBodyA, startSession } from '../harness/sessions.js';
 import { streamEventNames } from './sse.js';
 import { problemSlug, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('isolation');
 
 interface Owned {
   id: string;
@@ -59,9 +62,7 @@ export function expectHidden(
   );
 }
 
-export const read = defineCheck({
-  name: 'isolation.read',
-  category: 'isolation',
+export const read = check('read', {
   title: "Another workspace's session cannot be read",
   requirements: ['ISO-001'],
   preconditions: ['live', 'second-key'],
@@ -88,9 +89,7 @@ export const read = defineCheck({
   },
 });
 
-export const list = defineCheck({
-  name: 'isolation.list',
-  category: 'isolation',
+export const list = check('list', {
   title: "Listing never shows another workspace's sessions",
   requirements: ['ISO-002'],
   preconditions: ['live', 'second-key'],
@@ -116,9 +115,7 @@ export const list = defineCheck({
   },
 });
 
-export const change = defineCheck({
-  name: 'isolation.change',
-  category: 'isolation',
+export const change = check('change', {
   title: "Another workspace's session cannot be changed",
   requirements: ['ISO-003'],
   preconditions: ['live', 'second-key'],
@@ -158,9 +155,7 @@ export const change = defineCheck({
   },
 });
 
-export const stream = defineCheck({
-  name: 'isolation.stream',
-  category: 'isolation',
+export const stream = check('stream', {
   title: "Another workspace's session cannot be streamed",
   requirements: ['ISO-004'],
   preconditions: ['live', 'second-key'],
@@ -203,9 +198,7 @@ export const stream = defineCheck({
   },
 });
 
-export const share = defineCheck({
-  name: 'isolation.share',
-  category: 'isolation',
+export const share = check('share', {
   title: "Another workspace's session cannot be shared",
   requirements: ['ISO-005'],
   preconditions: ['live', 'second-key'],
@@ -235,9 +228,7 @@ export const share = defineCheck({
   },
 });
 
-export const webhooks = defineCheck({
-  name: 'isolation.webhooks',
-  category: 'isolation',
+export const webhooks = check('webhooks', {
   title: "Another workspace's webhooks cannot be read or changed",
   requirements: ['ISO-006'],
   preconditions: ['live', 'second-key'],
@@ -297,9 +288,7 @@ export const webhooks = defineCheck({
   },
 });
 
-export const cursor = defineCheck({
-  name: 'isolation.cursor',
-  category: 'isolation',
+export const cursor = check('cursor', {
   title: "Another workspace's cursor yields none of its items",
   requirements: ['ISO-007'],
   preconditions: ['live', 'second-key'],

@@ -7,15 +7,15 @@
 import { provisionKey, rotateKey } from '../harness/key-control.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('key-rotation');
 
 const graceMs = 24 * 60 * 60 * 1000;
 /** How far before and after the end of the grace the keys are tried (target time). */
 const marginMs = 10 * 60 * 1000;
 
-export const rotationGrace = defineCheck({
-  name: 'key-rotation.grace',
-  category: 'key-rotation',
+export const rotationGrace = check('grace', {
   title: 'The old key works for 24 hours after rotation, then 401',
   requirements: ['KROT-001', 'KROT-002', 'KROT-003'],
   preconditions: ['live', 'time-control'],

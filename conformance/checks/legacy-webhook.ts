@@ -11,7 +11,9 @@ import { provisionKey } from '../harness/key-control.js';
 import type { Delivery } from '../harness/receiver.js';
 import { marker, startBodyA, startSession } from '../harness/sessions.js';
 import { causeCancellation, subscribe } from '../harness/subscriptions.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('legacy-webhook');
 
 const requirements = ['LEG-001', 'LEG-002', 'LEG-003'];
 /** Real time the legacy delivery may trail the subscription's delivery of the same completion. */
@@ -24,9 +26,7 @@ const eventOf = (delivery: Delivery): unknown => {
   return body['event'] ?? body['type'];
 };
 
-export const legacyDelivery = defineCheck({
-  name: 'legacy-webhook.delivery',
-  category: 'legacy-webhook',
+export const legacyDelivery = check('delivery', {
   title: 'The legacy per-key webhook hears session.complete alone, signed over the body',
   requirements,
   preconditions: ['live', 'receiver-reachable'],

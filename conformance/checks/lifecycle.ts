@@ -19,7 +19,10 @@ import {
   waitForSession,
 } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('lifecycle');
 
 const finished = (session: SessionBody): boolean => terminalStatuses.has(String(session.status));
 
@@ -29,9 +32,7 @@ async function completedSession(ctx: CheckContext, purpose: string): Promise<{ i
   return { id: started.id, session };
 }
 
-export const startVariantA = defineCheck({
-  name: 'lifecycle.start-variant-a',
-  category: 'lifecycle',
+export const startVariantA = check('start-variant-a', {
   title: 'A board-lineup start is accepted with a published start response',
   requirements: ['LIFE-001'],
   preconditions: ['live'],
@@ -55,9 +56,7 @@ export const startVariantA = defineCheck({
   },
 });
 
-export const startVariantB = defineCheck({
-  name: 'lifecycle.start-variant-b',
-  category: 'lifecycle',
+export const startVariantB = check('start-variant-b', {
   title: 'A decision-brief start is accepted with a published start response',
   requirements: ['LIFE-002'],
   preconditions: ['live'],
@@ -80,9 +79,7 @@ export const startVariantB = defineCheck({
   },
 });
 
-export const runToCompletion = defineCheck({
-  name: 'lifecycle.run-to-completion',
-  category: 'lifecycle',
+export const runToCompletion = check('run-to-completion', {
   title: 'A session runs to complete with a memo, and its outcomes are readable',
   requirements: ['LIFE-003', 'LIFE-004'],
   preconditions: ['live'],
@@ -127,9 +124,7 @@ export const runToCompletion = defineCheck({
   },
 });
 
-export const continueSession = defineCheck({
-  name: 'lifecycle.continue',
-  category: 'lifecycle',
+export const continueSession = check('continue', {
   title: 'Continuing a complete session runs a further round',
   requirements: ['LIFE-005'],
   preconditions: ['live'],
@@ -174,9 +169,7 @@ export const continueSession = defineCheck({
   },
 });
 
-export const fork = defineCheck({
-  name: 'lifecycle.fork',
-  category: 'lifecycle',
+export const fork = check('fork', {
   title: 'Forking creates a new session with the altered context',
   requirements: ['LIFE-006'],
   preconditions: ['live'],
@@ -216,9 +209,7 @@ export const fork = defineCheck({
   },
 });
 
-export const cancel = defineCheck({
-  name: 'lifecycle.cancel',
-  category: 'lifecycle',
+export const cancel = check('cancel', {
   title: 'Cancelling reconciles the credits',
   requirements: ['LIFE-007', 'LIFE-008'],
   preconditions: ['live'],
@@ -267,9 +258,7 @@ export const cancel = defineCheck({
   },
 });
 
-export const archive = defineCheck({
-  name: 'lifecycle.archive',
-  category: 'lifecycle',
+export const archive = check('archive', {
   title: 'Archiving a finished session keeps it readable',
   requirements: ['LIFE-009'],
   preconditions: ['live'],
@@ -293,9 +282,7 @@ export const archive = defineCheck({
   },
 });
 
-export const deleteSession = defineCheck({
-  name: 'lifecycle.delete',
-  category: 'lifecycle',
+export const deleteSession = check('delete', {
   title: 'Deleting answers 204 and the session is 404 afterwards',
   requirements: ['LIFE-010'],
   preconditions: ['live'],
@@ -334,9 +321,7 @@ export const deleteSession = defineCheck({
   },
 });
 
-export const invalidTransition = defineCheck({
-  name: 'lifecycle.invalid-transition',
-  category: 'lifecycle',
+export const invalidTransition = check('invalid-transition', {
   title: 'Operations the state does not allow are 409 conflict',
   requirements: ['LIFE-011'],
   preconditions: ['live'],
@@ -375,12 +360,9 @@ export const invalidTransition = defineCheck({
   },
 });
 
-export const lineupBounds = defineCheck({
-  name: 'lifecycle.lineup-bounds',
-  category: 'lifecycle',
+export const lineupBounds = check('lineup-bounds', {
   title: 'A lineup outside 2 to 12 Synths is 400 invalid-request',
   requirements: ['LIFE-012'],
-  preconditions: [],
   async run(ctx) {
     const library =
       ctx.target.synths.length >= 13

@@ -8,7 +8,10 @@ import type { Exchange } from '../harness/exchange.js';
 import { jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('pagination');
 
 type Dated = { id?: unknown; created_at?: unknown };
 
@@ -51,9 +54,7 @@ async function expectNewestFirst(
   );
 }
 
-export const newestFirst = defineCheck({
-  name: 'pagination.newest-first',
-  category: 'pagination',
+export const newestFirst = check('newest-first', {
   title: 'Decisions, share links and webhook subscriptions are listed newest first',
   requirements: ['PAGE-008'],
   preconditions: ['live'],

@@ -8,7 +8,10 @@
 import { discard, marker, readSession, type SessionBody, startBodyA, startSession } from '../harness/sessions.js';
 import { delay } from '../harness/http.js';
 import { expectProblem } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('long-poll');
 
 function changed(before: SessionBody, after: SessionBody): boolean {
   return (
@@ -52,9 +55,7 @@ async function pollAcrossChange(ctx: CheckContext, waitMs: number) {
   }
 }
 
-export const earlyReturn = defineCheck({
-  name: 'long-poll.early-return',
-  category: 'long-poll',
+export const earlyReturn = check('early-return', {
   title: 'wait_ms answers as soon as the session changes',
   requirements: ['POLL-001'],
   preconditions: ['live'],
@@ -90,9 +91,7 @@ export const earlyReturn = defineCheck({
   },
 });
 
-export const bound = defineCheck({
-  name: 'long-poll.bound',
-  category: 'long-poll',
+export const bound = check('bound', {
   title: 'wait_ms on an unchanging session holds for its bound',
   requirements: ['POLL-002'],
   preconditions: ['live'],
@@ -126,12 +125,9 @@ export const bound = defineCheck({
   },
 });
 
-export const maxWait = defineCheck({
-  name: 'long-poll.max',
-  category: 'long-poll',
+export const maxWait = check('max', {
   title: 'wait_ms above 60000 is 400 invalid-request',
   requirements: ['POLL-003'],
-  preconditions: [],
   async run(ctx) {
     const exchange = await ctx.http.get('/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E', { query: { wait_ms: 60_001 } });
     expectProblem(ctx, 'POLL-003', exchange, 400, 'invalid-request', 'wait_ms=60001');

@@ -7,7 +7,10 @@ import { parseEventStream } from '../../src/contract/sse.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { discard, marker, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('messages');
 
 /** Runs long enough that a message sent once the run has begun finds it still running: tried in turn. */
 const runLengths = [5, 8, 10] as const;
@@ -73,9 +76,7 @@ async function spokenMessages(
   return { exchange, spoken };
 }
 
-export const sendBackCheck = defineCheck({
-  name: 'messages.send-back',
-  category: 'messages',
+export const sendBackCheck = check('send-back', {
   title: 'A message is taken up and the Synths sent back speak on it again',
   requirements: ['MSG-001', 'MSG-002'],
   preconditions: ['live'],
@@ -128,9 +129,7 @@ export const sendBackCheck = defineCheck({
   },
 });
 
-export const afterTheEnd = defineCheck({
-  name: 'messages.after-the-end',
-  category: 'messages',
+export const afterTheEnd = check('after-the-end', {
   title: 'A session that has ended takes no messages',
   requirements: ['MSG-003'],
   preconditions: ['live'],
@@ -148,9 +147,7 @@ export const afterTheEnd = defineCheck({
   },
 });
 
-export const offBoard = defineCheck({
-  name: 'messages.send-back-off-board',
-  category: 'messages',
+export const offBoard = check('send-back-off-board', {
   title: 'Sending back a Synth who is not on the board is 409 conflict',
   requirements: ['MSG-004'],
   preconditions: ['live'],

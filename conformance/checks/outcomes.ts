@@ -9,7 +9,10 @@ import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { delay } from '../harness/http.js';
 import { discard, marker, readSession, startBodyA, startSession, terminalStatuses } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('outcomes');
 
 const formats = ['action_plan', 'report', 'decision_memo'] as const;
 
@@ -38,9 +41,7 @@ async function readyOutcomes(
   }
 }
 
-export const generate = defineCheck({
-  name: 'outcomes.generate',
-  category: 'outcomes',
+export const generate = check('generate', {
   title: 'An action plan, a report and a memo are generated and become ready',
   requirements: ['OUT-001'],
   preconditions: ['live'],
@@ -89,9 +90,7 @@ export const generate = defineCheck({
   },
 });
 
-export const readyEvent = defineCheck({
-  name: 'outcomes.ready-event',
-  category: 'outcomes',
+export const readyEvent = check('ready-event', {
   title: 'A generated outcome triggers outcomes.ready',
   requirements: ['OUT-002'],
   preconditions: ['live', 'receiver-reachable'],
@@ -126,9 +125,7 @@ export const readyEvent = defineCheck({
   },
 });
 
-export const beforeCompletion = defineCheck({
-  name: 'outcomes.before-completion',
-  category: 'outcomes',
+export const beforeCompletion = check('before-completion', {
   title: 'A session that has not completed has no outcomes yet',
   requirements: ['OUT-003'],
   preconditions: ['live'],

@@ -7,7 +7,10 @@ import { jsonOf } from '../harness/exchange.js';
 import { duplicatesOf, pageOf, walkList } from '../harness/pages.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
 import { expectProblem } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('pagination');
 
 function cursorCheck(
   ctx: CheckContext,
@@ -34,9 +37,7 @@ function cursorCheck(
   }
 }
 
-export const walkUnderInserts = defineCheck({
-  name: 'pagination.walk-under-inserts',
-  category: 'pagination',
+export const walkUnderInserts = check('walk-under-inserts', {
   title: 'A walk finds every earlier item once while another client inserts',
   requirements: ['PAGE-001', 'PAGE-002'],
   preconditions: ['live'],
@@ -97,9 +98,7 @@ export const walkUnderInserts = defineCheck({
   },
 });
 
-export const limitHonoured = defineCheck({
-  name: 'pagination.limit',
-  category: 'pagination',
+export const limitHonoured = check('limit', {
   title: 'Pages hold at most limit items, 20 by default',
   requirements: ['PAGE-003', 'PAGE-004'],
   preconditions: ['live'],
@@ -149,9 +148,7 @@ function flipped(cursor: string): string {
   return cursor.slice(0, index) + replacement + cursor.slice(index + 1);
 }
 
-export const tamperedCursor = defineCheck({
-  name: 'pagination.tampered-cursor',
-  category: 'pagination',
+export const tamperedCursor = check('tampered-cursor', {
   title: 'A cursor the list did not issue is 404 not-found',
   requirements: ['PAGE-005'],
   preconditions: ['live'],
@@ -173,12 +170,9 @@ export const tamperedCursor = defineCheck({
   },
 });
 
-export const limitBounds = defineCheck({
-  name: 'pagination.limit-bounds',
-  category: 'pagination',
+export const limitBounds = check('limit-bounds', {
   title: 'A limit outside 1 to 100 is 400 invalid-request',
   requirements: ['PAGE-006'],
-  preconditions: [],
   async run(ctx) {
     for (const limit of [0, 101]) {
       expectProblem(
@@ -193,9 +187,7 @@ export const limitBounds = defineCheck({
   },
 });
 
-export const everyList = defineCheck({
-  name: 'pagination.every-list',
-  category: 'pagination',
+export const everyList = check('every-list', {
   title: 'Every list pages to its end',
   requirements: ['PAGE-007', 'PAGE-002'],
   preconditions: ['live'],

@@ -9,7 +9,10 @@ import { jsonOf } from '../harness/exchange.js';
 import { provisionKey } from '../harness/key-control.js';
 import { discard, marker, readSession, startBodyA, startBodyB, startSession } from '../harness/sessions.js';
 import { statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('plans');
 
 interface PlanBody {
   decision_brief?: { staffed_by?: unknown; lineup?: Array<{ synth?: unknown }> };
@@ -29,9 +32,7 @@ const lineupOf = (body: PlanBody | undefined): string[] =>
 const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((slug) => b.includes(slug));
 
-export const preview = defineCheck({
-  name: 'plans.preview',
-  category: 'plans',
+export const preview = check('preview', {
   title: "A plan previews the board and the estimate, and the start's estimate agrees",
   requirements: ['PLAN-001', 'PLAN-002'],
   preconditions: ['live'],
@@ -77,9 +78,7 @@ export const preview = defineCheck({
   },
 });
 
-export const sessionPlan = defineCheck({
-  name: 'plans.session-plan',
-  category: 'plans',
+export const sessionPlan = check('session-plan', {
   title: 'A session keeps its pre-flight plan',
   requirements: ['PLAN-003'],
   preconditions: ['live'],
@@ -119,9 +118,7 @@ export const sessionPlan = defineCheck({
   },
 });
 
-export const briefStaffing = defineCheck({
-  name: 'plans.brief-staffing',
-  category: 'plans',
+export const briefStaffing = check('brief-staffing', {
   title: 'The service staffs the board of a decision brief',
   requirements: ['PLAN-004'],
   preconditions: ['live'],
@@ -152,9 +149,7 @@ export const briefStaffing = defineCheck({
   },
 });
 
-export const shortBalance = defineCheck({
-  name: 'plans.short-balance',
-  category: 'plans',
+export const shortBalance = check('short-balance', {
   title: 'A plan made on a short balance says so, and the start it plans is refused at its estimate',
   requirements: ['PLAN-005'],
   preconditions: ['live'],
@@ -228,9 +223,7 @@ async function planAt(ctx: CheckContext, body: Record<string, unknown>, modelCla
   return { exchange, estimate, credits: credits!, addsUp };
 }
 
-export const modelClassPrice = defineCheck({
-  name: 'plans.model-class-price',
-  category: 'plans',
+export const modelClassPrice = check('model-class-price', {
   title: "A plan's price follows its model class, and the start is priced as planned",
   requirements: ['PLAN-006'],
   preconditions: ['live'],

@@ -4,7 +4,7 @@
  * @module
  */
 import { type Exchange, jsonOf, mediaTypeOf } from '../harness/exchange.js';
-import type { CheckContext } from './types.js';
+import type { CheckContext } from '../harness/check.js';
 
 /** The last path segment of a problem's `type` (seed "Errors": it is the error slug). */
 export function problemSlug(exchange: Exchange): string | undefined {

@@ -7,7 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { pathRelativeTo } from '../harness/contract.js';
 import { type Exchange, jsonOf, mediaTypeOf } from '../harness/exchange.js';
 import { expectProblem, problemSlug } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('problems');
 
 /** Signs of a leaked stack trace or internals (RFC 9457 §5: problems must not expose implementation details). */
 const leakPatterns: ReadonlyArray<[string, RegExp]> = [
@@ -37,12 +40,9 @@ function where(ctx: CheckContext, exchange: Exchange): string {
   return `${exchange.request.method} ${pathRelativeTo(ctx.target.baseUrl, exchange.request.url)} → ${exchange.response?.status}`;
 }
 
-export const everyError = defineCheck({
-  name: 'problems.every-error',
-  category: 'problems',
+export const everyError = check('every-error', {
   title: 'Every error response of the run is a well-formed problem',
   requirements: ['PROB-001', 'PROB-002', 'PROB-003', 'PROB-004', 'PROB-005'],
-  preconditions: [],
   phase: 'sweep',
   async run(ctx) {
     const errors = ctx.exchanges().filter((exchange) => (exchange.response?.status ?? 0) >= 400);
@@ -144,12 +144,9 @@ export const everyError = defineCheck({
   },
 });
 
-export const invalidBody = defineCheck({
-  name: 'problems.invalid-body',
-  category: 'problems',
+export const invalidBody = check('invalid-body', {
   title: 'A body that fails its schema is 400 invalid-request with pointers',
   requirements: ['PROB-006', 'PROB-007'],
-  preconditions: [],
   async run(ctx) {
     const cases: Array<[string, string, unknown]> = [
       [
@@ -185,12 +182,9 @@ export const invalidBody = defineCheck({
   },
 });
 
-export const malformedJson = defineCheck({
-  name: 'problems.malformed-json',
-  category: 'problems',
+export const malformedJson = check('malformed-json', {
   title: 'A body that is not well-formed JSON is 400 invalid-request',
   requirements: ['PROB-008'],
-  preconditions: [],
   async run(ctx) {
     const exchange = await ctx.http.send({
       method: 'POST',
@@ -202,12 +196,9 @@ export const malformedJson = defineCheck({
   },
 });
 
-export const unsupportedMediaType = defineCheck({
-  name: 'problems.unsupported-media-type',
-  category: 'problems',
+export const unsupportedMediaType = check('unsupported-media-type', {
   title: 'A body that is not JSON is 415 unsupported-media-type',
   requirements: ['PROB-009'],
-  preconditions: [],
   async run(ctx) {
     const exchange = await ctx.http.send({
       method: 'POST',
@@ -219,36 +210,27 @@ export const unsupportedMediaType = defineCheck({
   },
 });
 
-export const payloadTooLarge = defineCheck({
-  name: 'problems.payload-too-large',
-  category: 'problems',
+export const payloadTooLarge = check('payload-too-large', {
   title: 'A body over 1 MiB is 413 payload-too-large',
   requirements: ['PROB-010'],
-  preconditions: [],
   async run(ctx) {
     const exchange = await ctx.http.post('/v1/sessions', { mode: 'boardroom', context: 'x'.repeat(1_100_000) });
     expectProblem(ctx, 'PROB-010', exchange, 413, 'payload-too-large', 'POST /v1/sessions with a 1.1 MB body');
   },
 });
 
-export const unknownPath = defineCheck({
-  name: 'problems.unknown-path',
-  category: 'problems',
+export const unknownPath = check('unknown-path', {
   title: 'A path the API does not have is 404 not-found',
   requirements: ['PROB-011'],
-  preconditions: [],
   async run(ctx) {
     const exchange = await ctx.http.get(`/v1/no-such-resource-${randomBytes(4).toString('hex')}`);
     expectProblem(ctx, 'PROB-011', exchange, 404, 'not-found', 'GET of an unknown path');
   },
 });
 
-export const unknownMethod = defineCheck({
-  name: 'problems.unknown-method',
-  category: 'problems',
+export const unknownMethod = check('unknown-method', {
   title: 'A method a path does not offer is 405 with Allow',
   requirements: ['PROB-012'],
-  preconditions: [],
   async run(ctx) {
     // No body, so the method is the only thing wrong with the request.
     const exchange = await ctx.http.send({ method: 'DELETE', path: '/v1/sessions' });
@@ -271,12 +253,9 @@ export const unknownMethod = defineCheck({
   },
 });
 
-export const invalidQuery = defineCheck({
-  name: 'problems.invalid-query',
-  category: 'problems',
+export const invalidQuery = check('invalid-query', {
   title: 'A query parameter that fails its schema is 400 invalid-request',
   requirements: ['PROB-013'],
-  preconditions: [],
   async run(ctx) {
     for (const limit of ['many', '-5']) {
       const exchange = await ctx.http.get('/v1/sessions', { query: { limit } });
@@ -285,9 +264,7 @@ export const invalidQuery = defineCheck({
   },
 });
 
-export const notFound = defineCheck({
-  name: 'problems.not-found',
-  category: 'problems',
+export const notFound = check('not-found', {
   title: 'Every operation on a session that does not exist is 404 not-found',
   requirements: ['PROB-014'],
   preconditions: ['live'],

@@ -19,7 +19,10 @@ import {
 } from '../harness/sessions.js';
 import { causeCancellation, refusalReason, subscribe, type Subscription } from '../harness/subscriptions.js';
 import { statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('session-events');
 
 /** The event of a delivered body, in either published envelope (`event` or `type`). */
 function eventOf(delivery: Delivery): { event: unknown; data: Record<string, unknown> } {
@@ -122,9 +125,7 @@ async function completed(
   return { id: started.id, session };
 }
 
-export const created = defineCheck({
-  name: 'session-events.created',
-  category: 'session-events',
+export const created = check('created', {
   title: 'Starting a session delivers session.created',
   requirements: ['SEVT-001'],
   preconditions: ['live', 'receiver-reachable'],
@@ -148,9 +149,7 @@ export const created = defineCheck({
   },
 });
 
-export const continued = defineCheck({
-  name: 'session-events.continued',
-  category: 'session-events',
+export const continued = check('continued', {
   title: 'Continuing a session delivers session.continued',
   requirements: ['SEVT-002'],
   preconditions: ['live', 'receiver-reachable'],
@@ -177,9 +176,7 @@ export const continued = defineCheck({
   },
 });
 
-export const reconvene = defineCheck({
-  name: 'session-events.reconvene',
-  category: 'session-events',
+export const reconvene = check('reconvene', {
   title: 'Reconvening a decided session creates a new round session and delivers session.reconvened',
   requirements: ['SEVT-003', 'SEVT-004'],
   preconditions: ['live', 'receiver-reachable'],
@@ -253,9 +250,7 @@ export const reconvene = defineCheck({
   },
 });
 
-export const failed = defineCheck({
-  name: 'session-events.failed',
-  category: 'session-events',
+export const failed = check('failed', {
   title: 'A run that errors ends failed and delivers session.failed',
   requirements: ['SEVT-005'],
   preconditions: ['live', 'receiver-reachable'],

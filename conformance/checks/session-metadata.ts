@@ -6,7 +6,9 @@
 import { jsonOf } from '../harness/exchange.js';
 import { discard, marker, readSession, startBodyA, startSession } from '../harness/sessions.js';
 import { statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('lifecycle');
 
 type Metadata = Record<string, unknown>;
 
@@ -15,9 +17,7 @@ function metadataOf(session: Record<string, unknown>): Metadata {
   return metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? (metadata as Metadata) : {};
 }
 
-export const metadataUpdate = defineCheck({
-  name: 'lifecycle.metadata-update',
-  category: 'lifecycle',
+export const metadataUpdate = check('metadata-update', {
   title: 'PATCH sets the title and merges the metadata',
   requirements: ['LIFE-013', 'LIFE-014'],
   preconditions: ['live'],

@@ -7,14 +7,14 @@ import { jsonOf } from '../harness/exchange.js';
 import { marker, readSession, startBodyA, startSession } from '../harness/sessions.js';
 import { openStream, sentEventsOf } from './sse.js';
 import { statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('sse');
 
 /** Real time the stream of an ended session may take to replay and close. */
 const endedStreamMs = 15_000;
 
-export const cancelledEnd = defineCheck({
-  name: 'sse.cancelled-end',
-  category: 'sse',
+export const cancelledEnd = check('cancelled-end', {
   title: 'The stream of a cancelled session ends with session.cancelled',
   requirements: ['SSE-008'],
   preconditions: ['live'],
@@ -67,9 +67,7 @@ export const cancelledEnd = defineCheck({
  */
 const failingTitle = (label: string): string => `${marker(label)} [simulate:upstream_error]`;
 
-export const failedEnd = defineCheck({
-  name: 'sse.failed-end',
-  category: 'sse',
+export const failedEnd = check('failed-end', {
   title: 'The stream of a failed run ends with session.failed',
   requirements: ['SSE-009'],
   preconditions: ['live'],

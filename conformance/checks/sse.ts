@@ -11,7 +11,10 @@ import { readEventStream, type StreamReading } from '../harness/event-stream.js'
 import { TransportError } from '../harness/http.js';
 import { discard, marker, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { dataSchemaOf } from '../harness/validate-exchange.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('sse');
 
 const terminalEvents = ['session.complete', 'session.failed', 'session.cancelled'];
 
@@ -60,9 +63,7 @@ export function sentEventsOf(reading: StreamReading): ParsedEvent[] {
   return reading.connections.flatMap((connection) => parseEventStream(connection.exchange.response?.body ?? '').events);
 }
 
-export const streamRun = defineCheck({
-  name: 'sse.stream-run',
-  category: 'sse',
+export const streamRun = check('stream-run', {
   title: 'A session stream read to its end with EventSource',
   requirements: ['SSE-001', 'SSE-002', 'SSE-003', 'SSE-005', 'SSE-006'],
   preconditions: ['live'],
@@ -228,9 +229,7 @@ async function streamCloses(ctx: CheckContext, id: string): Promise<boolean> {
   }
 }
 
-export const resume = defineCheck({
-  name: 'sse.resume',
-  category: 'sse',
+export const resume = check('resume', {
   title: 'A reconnect with Last-Event-ID loses and repeats nothing',
   requirements: ['SSE-004'],
   preconditions: ['live'],
@@ -279,9 +278,7 @@ export const resume = defineCheck({
   },
 });
 
-export const finite = defineCheck({
-  name: 'sse.finite',
-  category: 'sse',
+export const finite = check('finite', {
   title: 'finite=true sends what is recorded and closes',
   requirements: ['SSE-007'],
   preconditions: ['live'],

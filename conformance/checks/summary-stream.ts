@@ -10,7 +10,10 @@ import { readEventStream, type StreamReading } from '../harness/event-stream.js'
 import { TransportError } from '../harness/http.js';
 import { marker, startBodyA, startSession } from '../harness/sessions.js';
 import { dataSchemaOf } from '../harness/validate-exchange.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('summary-stream');
 
 const names = ['summary.update', 'summary.final'];
 const rounds = 2;
@@ -70,9 +73,7 @@ async function closes(ctx: CheckContext, id: string): Promise<boolean> {
   }
 }
 
-export const summaryRun = defineCheck({
-  name: 'summary-stream.run',
-  category: 'summary-stream',
+export const summaryRun = check('run', {
   title: 'The live summary streams a round at a time, ends with its final, and resumes',
   requirements: ['SUMM-001', 'SUMM-002', 'SUMM-003'],
   preconditions: ['live'],

@@ -9,7 +9,9 @@ import { jsonOf } from '../harness/exchange.js';
 import { provisionKey } from '../harness/key-control.js';
 import { discard, marker, sessionIdOf, startBodyA } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('tiers');
 
 /** The tiers below Ultra, where the API is not available. */
 const belowUltra = ['free', 'pro', 'max'];
@@ -24,9 +26,7 @@ function lineup(synths: readonly string[], size: number): string[] {
   return library.slice(0, size);
 }
 
-export const belowUltraCheck = defineCheck({
-  name: 'tiers.below-ultra',
-  category: 'tiers',
+export const belowUltraCheck = check('below-ultra', {
   title: 'Keys of tiers below Ultra are 403 tier-required',
   requirements: ['TIER-001'],
   preconditions: ['live'],
@@ -64,9 +64,7 @@ export const belowUltraCheck = defineCheck({
   },
 });
 
-export const synthCapsCheck = defineCheck({
-  name: 'tiers.synth-caps',
-  category: 'tiers',
+export const synthCapsCheck = check('synth-caps', {
   title: 'Lineups above the Synth cap of the tier are 403 tier-required',
   requirements: ['TIER-002'],
   preconditions: ['live'],
@@ -119,9 +117,7 @@ export const synthCapsCheck = defineCheck({
   },
 });
 
-export const creditsTier = defineCheck({
-  name: 'tiers.credits-tier',
-  category: 'tiers',
+export const creditsTier = check('credits-tier', {
   title: "GET /credits names the workspace's tier",
   requirements: ['TIER-003'],
   preconditions: ['live'],

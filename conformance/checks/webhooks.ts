@@ -24,13 +24,13 @@ import { pageOf, walkList } from '../harness/pages.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
 import { causeCancellation, refusalReason, subscribe } from '../harness/subscriptions.js';
 import { statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('webhooks');
 
 const toleranceMs = webhookDelivery(loadContract()).replayToleranceSeconds * 1000;
 
-export const subscribeCheck = defineCheck({
-  name: 'webhooks.subscribe',
-  category: 'webhooks',
+export const subscribeCheck = check('subscribe', {
   title: 'Subscribing returns the secret once',
   requirements: ['HOOK-001'],
   preconditions: ['live'],
@@ -83,9 +83,7 @@ export const subscribeCheck = defineCheck({
   },
 });
 
-export const delivery = defineCheck({
-  name: 'webhooks.delivery',
-  category: 'webhooks',
+export const delivery = check('delivery', {
   title: 'Deliveries are signed, timely, unique, well-formed and filtered',
   requirements: ['HOOK-002', 'HOOK-003', 'HOOK-004', 'HOOK-005', 'HOOK-006', 'HOOK-012'],
   preconditions: ['live', 'receiver-reachable'],
@@ -253,9 +251,7 @@ export const delivery = defineCheck({
   },
 });
 
-export const deliveriesListing = defineCheck({
-  name: 'webhooks.deliveries-listing',
-  category: 'webhooks',
+export const deliveriesListing = check('deliveries-listing', {
   title: 'The deliveries listing shows the attempts the receiver saw',
   requirements: ['HOOK-007'],
   preconditions: ['live', 'receiver-reachable'],
@@ -316,9 +312,7 @@ export const deliveriesListing = defineCheck({
  * address `0.0.0.0`, which Linux and macOS connect to the host itself: a server without the guard reaches
  * the receiver, and one that lets loopback through for testing still refuses it.
  */
-export const urlGuard = defineCheck({
-  name: 'webhooks.url-guard',
-  category: 'webhooks',
+export const urlGuard = check('url-guard', {
   title: 'Nothing is delivered to an address that is not public',
   requirements: ['HOOK-011'],
   preconditions: ['live'],

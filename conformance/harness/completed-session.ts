@@ -2,7 +2,7 @@
  * A session run to completion, for the checks of what follows it (outcomes, exports, actions).
  * @module
  */
-import type { CheckContext } from '../checks/types.js';
+import type { CheckContext } from './check.js';
 import { SetupFailure } from './observations.js';
 import { marker, type SessionBody, startBodyA, startSession, terminalStatuses, waitForSession } from './sessions.js';
 

@@ -5,7 +5,7 @@
  * @module
  */
 import { webhookDelivery } from '../../src/contract/extensions.js';
-import type { CheckContext } from '../checks/types.js';
+import type { CheckContext } from './check.js';
 import {
   bodyOf,
   deliveryEvidence,

@@ -8,7 +8,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mcpTools } from '../../src/contract/extensions.js';
-import type { CheckContext } from '../checks/types.js';
+import type { CheckContext } from './check.js';
 import { type Exchange, headersOf, redactAuthorization } from './exchange.js';
 import type { HttpClient } from './http.js';
 

@@ -10,7 +10,7 @@
  * attempts got an answer from somewhere, is left to the checks, which fail it.
  * @module
  */
-import type { CheckContext } from '../checks/types.js';
+import type { CheckContext } from './check.js';
 import { type Exchange, jsonOf } from './exchange.js';
 import { pageOf } from './pages.js';
 import { marker } from './sessions.js';

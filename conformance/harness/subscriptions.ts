@@ -2,7 +2,7 @@
  * Webhook subscriptions pointed at the suite's receiver, and events the suite can cause on demand.
  * @module
  */
-import type { CheckContext } from '../checks/types.js';
+import type { CheckContext } from './check.js';
 import { type Exchange, jsonOf } from './exchange.js';
 import type { Answer, ReceiverEndpoint } from './receiver.js';
 import { marker, startBodyA, startSession } from './sessions.js';
