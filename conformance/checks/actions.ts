@@ -8,7 +8,7 @@ import { completedSession } from '../harness/completed-session.js';
 import { eventData, expectEvent, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
-import { discard, marker, readSession, startBodyA, startSession, terminalStatuses } from '../harness/sessions.js';
+import { discard, readSession, startMarkedSession, terminalStatuses } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
@@ -88,9 +88,8 @@ function unapproved(sessionId: string, tool: Tool): Array<Record<string, unknown
   return [actionRequest(sessionId, tool, undefined), actionRequest(sessionId, tool, { ...approved, approved: false })];
 }
 
-export const approvalRequired = check('approval-required', {
+export const approvalRequired = check('approval-required', ['ACT-001'], {
   title: 'An execution without explicit approval is refused',
-  requirements: ['ACT-001'],
   preconditions: ['live'],
   async run(ctx) {
     const tool = await connectedTool(ctx);
@@ -128,9 +127,8 @@ export async function execute(
   return { exchange, action: jsonOf(exchange) ?? {} };
 }
 
-export const executeAndUndo = check('execute-and-undo', {
+export const executeAndUndo = check('execute-and-undo', ['ACT-002', 'ACT-003'], {
   title: 'An approved execution runs, and undoing it reverses it once',
-  requirements: ['ACT-002', 'ACT-003'],
   preconditions: ['live'],
   async run(ctx) {
     const tool = await connectedTool(ctx);
@@ -189,9 +187,8 @@ export const executeAndUndo = check('execute-and-undo', {
   },
 });
 
-export const actionEvents = check('events', {
+export const actionEvents = check('events', ['ACT-004', 'ACT-005'], {
   title: 'action.executed and action.undone are delivered, and nothing for a refused execution',
-  requirements: ['ACT-004', 'ACT-005'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const tool = await connectedTool(ctx);
@@ -261,9 +258,8 @@ export const actionEvents = check('events', {
   },
 });
 
-export const refusedStates = check('refused-states', {
+export const refusedStates = check('refused-states', ['ACT-006'], {
   title: 'An approved execution is refused while the session runs or the tool is not connected',
-  requirements: ['ACT-006'],
   preconditions: ['live'],
   async run(ctx) {
     const tool = await connectedTool(ctx);
@@ -271,11 +267,7 @@ export const refusedStates = check('refused-states', {
       ctx.skip('ACT-006', 'the target lists no connected integration whose operations create something');
       return;
     }
-    const running = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('action too early'), 10),
-    );
+    const running = await startMarkedSession(ctx, 'action too early', 10);
     const early = await ctx.http.post('/v1/actions/execute', actionRequest(running.id, tool, approved));
     // A target faster than real time may have finished even ten rounds: then the action was lawful.
     const { session } = await readSession(ctx.http, running.id);

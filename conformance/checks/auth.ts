@@ -34,9 +34,8 @@ async function callEveryOperation(
   }
 }
 
-export const missingToken = check('missing-token', {
+export const missingToken = check('missing-token', ['AUTH-001', 'AUTH-006'], {
   title: 'Every authenticated operation answers 401 without credentials',
-  requirements: ['AUTH-001', 'AUTH-006'],
   async run(ctx) {
     await callEveryOperation(ctx, { kind: 'none' }, 'AUTH-001', 'without credentials', (exchange) => {
       if (exchange.response?.status !== 401) {
@@ -59,9 +58,8 @@ export const missingToken = check('missing-token', {
   },
 });
 
-export const invalidToken = check('invalid-token', {
+export const invalidToken = check('invalid-token', ['AUTH-002'], {
   title: 'Every authenticated operation answers 401 to a key that does not exist',
-  requirements: ['AUTH-002'],
   // A mock checks only that a bearer token is present.
   preconditions: ['live'],
   async run(ctx) {
@@ -70,9 +68,8 @@ export const invalidToken = check('invalid-token', {
   },
 });
 
-export const wrongScheme = check('wrong-scheme', {
+export const wrongScheme = check('wrong-scheme', ['AUTH-003'], {
   title: 'A valid key under another scheme than Bearer answers 401',
-  requirements: ['AUTH-003'],
   async run(ctx) {
     const key = ctx.http.authorization()?.replace(/^Bearer /, '') ?? '';
     const schemes: Array<[string, string]> = [
@@ -87,9 +84,8 @@ export const wrongScheme = check('wrong-scheme', {
   },
 });
 
-export const healthWithoutToken = check('health-without-token', {
+export const healthWithoutToken = check('health-without-token', ['AUTH-004'], {
   title: 'The health probe answers 200 without credentials',
-  requirements: ['AUTH-004'],
   async run(ctx) {
     const exchange = await ctx.anonymous.get('/v1/health');
     ctx.expect(
@@ -107,9 +103,8 @@ export const healthWithoutToken = check('health-without-token', {
   },
 });
 
-export const validToken = check('valid-token', {
+export const validToken = check('valid-token', ['AUTH-005', 'AUTH-007'], {
   title: 'A valid bearer key is accepted, whatever the case of the scheme',
-  requirements: ['AUTH-005', 'AUTH-007'],
   async run(ctx) {
     const key = ctx.http.authorization()?.replace(/^Bearer /, '') ?? '';
     const exchange = await ctx.http.get('/v1/sessions');

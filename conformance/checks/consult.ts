@@ -40,9 +40,8 @@ async function turn(mcp: McpConnection, name: string, sessionId: string, message
   }
 }
 
-export const turns = check('turns', {
+export const turns = check('turns', ['CONS-001', 'CONS-002', 'CONS-003'], {
   title: 'A consult session talks turn by turn over MCP, each turn billed',
-  requirements: ['CONS-001', 'CONS-002', 'CONS-003'],
   preconditions: ['live'],
   async run(ctx) {
     // A workspace of its own when the test control provides one, so the ledger holds only this session's turns.
@@ -122,9 +121,8 @@ export const turns = check('turns', {
   },
 });
 
-export const isolation = check('isolation', {
+export const isolation = check('isolation', ['CONS-004', 'CONS-005'], {
   title: "MCP needs a valid key, and another workspace's key cannot take a consult turn",
-  requirements: ['CONS-004', 'CONS-005'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const tool = consultTool(ctx);

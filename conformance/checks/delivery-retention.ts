@@ -22,9 +22,8 @@ const retained = 100;
 const events = retained + 20;
 const requirements = ['DLVR-001', 'DLVR-002'];
 
-export const lastHundred = check('last-100', {
+export const lastHundred = check('last-100', requirements, {
   title: 'The deliveries listing keeps the last 100 attempts',
-  requirements,
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     // A workspace of its own when the test control provides one, so these requests spend no other quota.

@@ -126,9 +126,8 @@ function formatProblems(
   }
 }
 
-export const formatsCheck = check('formats', {
+export const formatsCheck = check('formats', ['EXP-001', 'EXP-002', 'EXP-003', 'EXP-004', 'EXP-005', 'EXP-006'], {
   title: 'Every format on both paths, each really that format',
-  requirements: ['EXP-001', 'EXP-002', 'EXP-003', 'EXP-004', 'EXP-005', 'EXP-006'],
   preconditions: ['live'],
   async run(ctx) {
     const session = await completedSession(ctx, 'export');

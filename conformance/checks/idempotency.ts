@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { pageOf } from '../harness/pages.js';
-import { discard, marker, sessionIdOf, startBodyA, startSession } from '../harness/sessions.js';
+import { discard, marker, sessionIdOf, startBodyA, startMarkedSession, startSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
@@ -41,9 +41,8 @@ function expectReplay(
   );
 }
 
-export const replay = check('replay', {
+export const replay = check('replay', ['IDEM-001', 'IDEM-002', 'IDEM-006'], {
   title: 'A replayed write returns the original response',
-  requirements: ['IDEM-001', 'IDEM-002', 'IDEM-006'],
   preconditions: ['live'],
   async run(ctx) {
     const key = randomUUID();
@@ -94,9 +93,8 @@ export const replay = check('replay', {
   },
 });
 
-export const conflict = check('conflict', {
+export const conflict = check('conflict', ['IDEM-003'], {
   title: 'A key reused with another body is 409 conflict',
-  requirements: ['IDEM-003'],
   preconditions: ['live'],
   async run(ctx) {
     const key = randomUUID();
@@ -116,9 +114,8 @@ export const conflict = check('conflict', {
   },
 });
 
-export const concurrent = check('concurrent', {
+export const concurrent = check('concurrent', ['IDEM-004'], {
   title: 'Concurrent requests with one key create one resource',
-  requirements: ['IDEM-004'],
   preconditions: ['live'],
   async run(ctx) {
     const key = randomUUID();
@@ -145,9 +142,8 @@ export const concurrent = check('concurrent', {
   },
 });
 
-export const workspaceScope = check('workspace-scope', {
+export const workspaceScope = check('workspace-scope', ['IDEM-005'], {
   title: 'Keys are scoped per workspace',
-  requirements: ['IDEM-005'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const key = randomUUID();
@@ -174,16 +170,11 @@ export const workspaceScope = check('workspace-scope', {
   },
 });
 
-export const otherWrites = check('other-writes', {
+export const otherWrites = check('other-writes', ['IDEM-002'], {
   title: 'A replayed decision capture records one decision',
-  requirements: ['IDEM-002'],
   preconditions: ['live'],
   async run(ctx) {
-    const session = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('idempotency decision'), 1),
-    );
+    const session = await startMarkedSession(ctx, 'idempotency decision', 1);
     const key = randomUUID();
     const decision = { decision: 'Raise the Pro plan price by 5% from January.' };
     const first = await ctx.http.post(`/v1/sessions/${session.id}/decisions`, decision, {
@@ -213,9 +204,8 @@ export const otherWrites = check('other-writes', {
 
 const hour = 3_600_000;
 
-export const window = check('window', {
+export const window = check('window', ['IDEM-007'], {
   title: 'A replay 23 hours later still returns the original response',
-  requirements: ['IDEM-007'],
   preconditions: ['live', 'time-control'],
   phase: 'exclusive',
   async run(ctx) {

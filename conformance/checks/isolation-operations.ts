@@ -7,7 +7,7 @@
 import { completedSession } from '../harness/completed-session.js';
 import { readCredits, entriesOf, newEntries, sumOf } from '../harness/credits.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
-import { discard, marker, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import { discard, startMarkedSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { actionRequest, approved, connectedTool, execute } from './actions.js';
 import { expectHidden, keyB } from './isolation.js';
 import { statusOf } from './problem-shape.js';
@@ -28,9 +28,8 @@ async function expectAllHidden(
   }
 }
 
-export const actions = check('actions', {
+export const actions = check('actions', ['ISO-008'], {
   title: "Another workspace's actions cannot be executed or undone",
-  requirements: ['ISO-008'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const tool = await connectedTool(ctx);
@@ -67,17 +66,12 @@ export const actions = check('actions', {
   },
 });
 
-export const credits = check('credits', {
+export const credits = check('credits', ['ISO-009'], {
   title: "Another workspace's credit use is not in this workspace's balance",
-  requirements: ['ISO-009'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const before = await readCredits(keyB(ctx));
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('isolation credits'), 1),
-    );
+    const started = await startMarkedSession(ctx, 'isolation credits', 1);
     await waitForSession(
       ctx.http,
       started.id,
@@ -107,9 +101,8 @@ export const credits = check('credits', {
   },
 });
 
-export const sessionOperations = check('session-operations', {
+export const sessionOperations = check('session-operations', ['ISO-010'], {
   title: 'Another workspace cannot generate, export, reconvene or revoke for a session',
-  requirements: ['ISO-010'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await completedSession(ctx, 'isolation operations');

@@ -62,9 +62,8 @@ export function expectHidden(
   );
 }
 
-export const read = check('read', {
+export const read = check('read', ['ISO-001'], {
   title: "Another workspace's session cannot be read",
-  requirements: ['ISO-001'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await ownedSession(ctx, 'read');
@@ -89,9 +88,8 @@ export const read = check('read', {
   },
 });
 
-export const list = check('list', {
+export const list = check('list', ['ISO-002'], {
   title: "Listing never shows another workspace's sessions",
-  requirements: ['ISO-002'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await ownedSession(ctx, 'list');
@@ -115,9 +113,8 @@ export const list = check('list', {
   },
 });
 
-export const change = check('change', {
+export const change = check('change', ['ISO-003'], {
   title: "Another workspace's session cannot be changed",
-  requirements: ['ISO-003'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await ownedSession(ctx, 'change');
@@ -155,9 +152,8 @@ export const change = check('change', {
   },
 });
 
-export const stream = check('stream', {
+export const stream = check('stream', ['ISO-004'], {
   title: "Another workspace's session cannot be streamed",
-  requirements: ['ISO-004'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await ownedSession(ctx, 'stream');
@@ -198,9 +194,8 @@ export const stream = check('stream', {
   },
 });
 
-export const share = check('share', {
+export const share = check('share', ['ISO-005'], {
   title: "Another workspace's session cannot be shared",
-  requirements: ['ISO-005'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await ownedSession(ctx, 'share');
@@ -228,9 +223,8 @@ export const share = check('share', {
   },
 });
 
-export const webhooks = check('webhooks', {
+export const webhooks = check('webhooks', ['ISO-006'], {
   title: "Another workspace's webhooks cannot be read or changed",
-  requirements: ['ISO-006'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const label = marker('isolation webhook');
@@ -288,9 +282,8 @@ export const webhooks = check('webhooks', {
   },
 });
 
-export const cursor = check('cursor', {
+export const cursor = check('cursor', ['ISO-007'], {
   title: "Another workspace's cursor yields none of its items",
-  requirements: ['ISO-007'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = [await ownedSession(ctx, 'cursor'), await ownedSession(ctx, 'cursor')];

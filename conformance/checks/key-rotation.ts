@@ -15,9 +15,8 @@ const graceMs = 24 * 60 * 60 * 1000;
 /** How far before and after the end of the grace the keys are tried (target time). */
 const marginMs = 10 * 60 * 1000;
 
-export const rotationGrace = check('grace', {
+export const rotationGrace = check('grace', ['KROT-001', 'KROT-002', 'KROT-003'], {
   title: 'The old key works for 24 hours after rotation, then 401',
-  requirements: ['KROT-001', 'KROT-002', 'KROT-003'],
   preconditions: ['live', 'time-control'],
   phase: 'exclusive',
   async run(ctx) {

@@ -26,9 +26,8 @@ const eventOf = (delivery: Delivery): unknown => {
   return body['event'] ?? body['type'];
 };
 
-export const legacyDelivery = check('delivery', {
+export const legacyDelivery = check('delivery', requirements, {
   title: 'The legacy per-key webhook hears session.complete alone, signed over the body',
-  requirements,
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const endpoint = (await ctx.receiver()).endpoint(200);

@@ -14,6 +14,7 @@ import {
   type SessionBody,
   startBodyA,
   startBodyB,
+  startMarkedSession,
   startSession,
   terminalStatuses,
   waitForSession,
@@ -27,14 +28,13 @@ const check = checksOf('lifecycle');
 const finished = (session: SessionBody): boolean => terminalStatuses.has(String(session.status));
 
 async function completedSession(ctx: CheckContext, purpose: string): Promise<{ id: string; session: SessionBody }> {
-  const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker(purpose), 1));
+  const started = await startMarkedSession(ctx, purpose, 1);
   const session = await waitForSession(ctx.http, started.id, finished, ctx.timeouts.sessionMs);
   return { id: started.id, session };
 }
 
-export const startVariantA = check('start-variant-a', {
+export const startVariantA = check('start-variant-a', ['LIFE-001'], {
   title: 'A board-lineup start is accepted with a published start response',
-  requirements: ['LIFE-001'],
   preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('start A')));
@@ -56,9 +56,8 @@ export const startVariantA = check('start-variant-a', {
   },
 });
 
-export const startVariantB = check('start-variant-b', {
+export const startVariantB = check('start-variant-b', ['LIFE-002'], {
   title: 'A decision-brief start is accepted with a published start response',
-  requirements: ['LIFE-002'],
   preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyB());
@@ -79,9 +78,8 @@ export const startVariantB = check('start-variant-b', {
   },
 });
 
-export const runToCompletion = check('run-to-completion', {
+export const runToCompletion = check('run-to-completion', ['LIFE-003', 'LIFE-004'], {
   title: 'A session runs to complete with a memo, and its outcomes are readable',
-  requirements: ['LIFE-003', 'LIFE-004'],
   preconditions: ['live'],
   async run(ctx) {
     const { id, session } = await completedSession(ctx, 'completion');
@@ -124,9 +122,8 @@ export const runToCompletion = check('run-to-completion', {
   },
 });
 
-export const continueSession = check('continue', {
+export const continueSession = check('continue', ['LIFE-005'], {
   title: 'Continuing a complete session runs a further round',
-  requirements: ['LIFE-005'],
   preconditions: ['live'],
   async run(ctx) {
     const { id, session } = await completedSession(ctx, 'continue');
@@ -169,9 +166,8 @@ export const continueSession = check('continue', {
   },
 });
 
-export const fork = check('fork', {
+export const fork = check('fork', ['LIFE-006'], {
   title: 'Forking creates a new session with the altered context',
-  requirements: ['LIFE-006'],
   preconditions: ['live'],
   async run(ctx) {
     const source = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('fork source')));
@@ -209,12 +205,11 @@ export const fork = check('fork', {
   },
 });
 
-export const cancel = check('cancel', {
+export const cancel = check('cancel', ['LIFE-007', 'LIFE-008'], {
   title: 'Cancelling reconciles the credits',
-  requirements: ['LIFE-007', 'LIFE-008'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('cancel'), 10));
+    const started = await startMarkedSession(ctx, 'cancel', 10);
     const answer = await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {
       reason: 'A conformance run cancels it.',
     });
@@ -258,12 +253,11 @@ export const cancel = check('cancel', {
   },
 });
 
-export const archive = check('archive', {
+export const archive = check('archive', ['LIFE-009'], {
   title: 'Archiving a finished session keeps it readable',
-  requirements: ['LIFE-009'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('archive'), 1));
+    const started = await startMarkedSession(ctx, 'archive', 1);
     await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     const answer = await ctx.http.post(`/v1/sessions/${started.id}/archive`);
     const { exchange, session } = await readSession(ctx.http, started.id);
@@ -282,12 +276,11 @@ export const archive = check('archive', {
   },
 });
 
-export const deleteSession = check('delete', {
+export const deleteSession = check('delete', ['LIFE-010'], {
   title: 'Deleting answers 204 and the session is 404 afterwards',
-  requirements: ['LIFE-010'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('delete'), 1));
+    const started = await startMarkedSession(ctx, 'delete', 1);
     await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     const answer = await ctx.http.delete(`/v1/sessions/${started.id}`);
     ctx.expect(
@@ -321,17 +314,12 @@ export const deleteSession = check('delete', {
   },
 });
 
-export const invalidTransition = check('invalid-transition', {
+export const invalidTransition = check('invalid-transition', ['LIFE-011'], {
   title: 'Operations the state does not allow are 409 conflict',
-  requirements: ['LIFE-011'],
   preconditions: ['live'],
   async run(ctx) {
     // Only states the suite itself puts the session in, so no transition races the run.
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('transitions'), 10),
-    );
+    const started = await startMarkedSession(ctx, 'transitions', 10);
     await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     expectProblem(
       ctx,
@@ -360,9 +348,8 @@ export const invalidTransition = check('invalid-transition', {
   },
 });
 
-export const lineupBounds = check('lineup-bounds', {
+export const lineupBounds = check('lineup-bounds', ['LIFE-012'], {
   title: 'A lineup outside 2 to 12 Synths is 400 invalid-request',
-  requirements: ['LIFE-012'],
   async run(ctx) {
     const library =
       ctx.target.synths.length >= 13

@@ -5,7 +5,15 @@
  */
 import { parseEventStream } from '../../src/contract/sse.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
-import { discard, marker, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import {
+  discard,
+  marker,
+  startBodyA,
+  startMarkedSession,
+  startSession,
+  terminalStatuses,
+  waitForSession,
+} from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
@@ -76,9 +84,8 @@ async function spokenMessages(
   return { exchange, spoken };
 }
 
-export const sendBackCheck = check('send-back', {
+export const sendBackCheck = check('send-back', ['MSG-001', 'MSG-002'], {
   title: 'A message is taken up and the Synths sent back speak on it again',
-  requirements: ['MSG-001', 'MSG-002'],
   preconditions: ['live'],
   async run(ctx) {
     const sent = await messageRunningSession(ctx, (lineup) => messageTo(lineup.slice(0, 1)));
@@ -129,16 +136,11 @@ export const sendBackCheck = check('send-back', {
   },
 });
 
-export const afterTheEnd = check('after-the-end', {
+export const afterTheEnd = check('after-the-end', ['MSG-003'], {
   title: 'A session that has ended takes no messages',
-  requirements: ['MSG-003'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('late message'), 10),
-    );
+    const started = await startMarkedSession(ctx, 'late message', 10);
     await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     const answer = await ctx.http.post(`/v1/sessions/${started.id}/messages`, {
       content: 'Too late: the board has risen.',
@@ -147,9 +149,8 @@ export const afterTheEnd = check('after-the-end', {
   },
 });
 
-export const offBoard = check('send-back-off-board', {
+export const offBoard = check('send-back-off-board', ['MSG-004'], {
   title: 'Sending back a Synth who is not on the board is 409 conflict',
-  requirements: ['MSG-004'],
   preconditions: ['live'],
   async run(ctx) {
     for (const rounds of runLengths) {

@@ -7,7 +7,15 @@
 import { startEstimates } from '../harness/estimates.js';
 import { jsonOf } from '../harness/exchange.js';
 import { provisionKey } from '../harness/key-control.js';
-import { discard, marker, readSession, startBodyA, startBodyB, startSession } from '../harness/sessions.js';
+import {
+  discard,
+  marker,
+  readSession,
+  startBodyA,
+  startBodyB,
+  startMarkedSession,
+  startSession,
+} from '../harness/sessions.js';
 import { statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
@@ -32,9 +40,8 @@ const lineupOf = (body: PlanBody | undefined): string[] =>
 const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((slug) => b.includes(slug));
 
-export const preview = check('preview', {
+export const preview = check('preview', ['PLAN-001', 'PLAN-002'], {
   title: "A plan previews the board and the estimate, and the start's estimate agrees",
-  requirements: ['PLAN-001', 'PLAN-002'],
   preconditions: ['live'],
   async run(ctx) {
     const body = startBodyA(ctx.target.synths, marker('plan'), 2);
@@ -78,16 +85,11 @@ export const preview = check('preview', {
   },
 });
 
-export const sessionPlan = check('session-plan', {
+export const sessionPlan = check('session-plan', ['PLAN-003'], {
   title: 'A session keeps its pre-flight plan',
-  requirements: ['PLAN-003'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('session plan'), 2),
-    );
+    const started = await startMarkedSession(ctx, 'session plan', 2);
     const { exchange, session } = await readSession(ctx.http, started.id);
     const answer = await ctx.http.get(`/v1/sessions/${started.id}/plan`);
     const plan = jsonOf(answer) as PlanBody | undefined;
@@ -118,9 +120,8 @@ export const sessionPlan = check('session-plan', {
   },
 });
 
-export const briefStaffing = check('brief-staffing', {
+export const briefStaffing = check('brief-staffing', ['PLAN-004'], {
   title: 'The service staffs the board of a decision brief',
-  requirements: ['PLAN-004'],
   preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyB());
@@ -149,9 +150,8 @@ export const briefStaffing = check('brief-staffing', {
   },
 });
 
-export const shortBalance = check('short-balance', {
+export const shortBalance = check('short-balance', ['PLAN-005'], {
   title: 'A plan made on a short balance says so, and the start it plans is refused at its estimate',
-  requirements: ['PLAN-005'],
   preconditions: ['live'],
   async run(ctx) {
     // A workspace of its own whose balance no session's estimate fits in (test control provisions it).
@@ -223,9 +223,8 @@ async function planAt(ctx: CheckContext, body: Record<string, unknown>, modelCla
   return { exchange, estimate, credits: credits!, addsUp };
 }
 
-export const modelClassPrice = check('model-class-price', {
+export const modelClassPrice = check('model-class-price', ['PLAN-006'], {
   title: "A plan's price follows its model class, and the start is priced as planned",
-  requirements: ['PLAN-006'],
   preconditions: ['live'],
   async run(ctx) {
     const body = startBodyA(ctx.target.synths, marker('model class'), 2);

@@ -40,9 +40,8 @@ function where(ctx: CheckContext, exchange: Exchange): string {
   return `${exchange.request.method} ${pathRelativeTo(ctx.target.baseUrl, exchange.request.url)} → ${exchange.response?.status}`;
 }
 
-export const everyError = check('every-error', {
+export const everyError = check('every-error', ['PROB-001', 'PROB-002', 'PROB-003', 'PROB-004', 'PROB-005'], {
   title: 'Every error response of the run is a well-formed problem',
-  requirements: ['PROB-001', 'PROB-002', 'PROB-003', 'PROB-004', 'PROB-005'],
   phase: 'sweep',
   async run(ctx) {
     const errors = ctx.exchanges().filter((exchange) => (exchange.response?.status ?? 0) >= 400);
@@ -144,9 +143,8 @@ export const everyError = check('every-error', {
   },
 });
 
-export const invalidBody = check('invalid-body', {
+export const invalidBody = check('invalid-body', ['PROB-006', 'PROB-007'], {
   title: 'A body that fails its schema is 400 invalid-request with pointers',
-  requirements: ['PROB-006', 'PROB-007'],
   async run(ctx) {
     const cases: Array<[string, string, unknown]> = [
       [
@@ -182,9 +180,8 @@ export const invalidBody = check('invalid-body', {
   },
 });
 
-export const malformedJson = check('malformed-json', {
+export const malformedJson = check('malformed-json', ['PROB-008'], {
   title: 'A body that is not well-formed JSON is 400 invalid-request',
-  requirements: ['PROB-008'],
   async run(ctx) {
     const exchange = await ctx.http.send({
       method: 'POST',
@@ -196,9 +193,8 @@ export const malformedJson = check('malformed-json', {
   },
 });
 
-export const unsupportedMediaType = check('unsupported-media-type', {
+export const unsupportedMediaType = check('unsupported-media-type', ['PROB-009'], {
   title: 'A body that is not JSON is 415 unsupported-media-type',
-  requirements: ['PROB-009'],
   async run(ctx) {
     const exchange = await ctx.http.send({
       method: 'POST',
@@ -210,27 +206,24 @@ export const unsupportedMediaType = check('unsupported-media-type', {
   },
 });
 
-export const payloadTooLarge = check('payload-too-large', {
+export const payloadTooLarge = check('payload-too-large', ['PROB-010'], {
   title: 'A body over 1 MiB is 413 payload-too-large',
-  requirements: ['PROB-010'],
   async run(ctx) {
     const exchange = await ctx.http.post('/v1/sessions', { mode: 'boardroom', context: 'x'.repeat(1_100_000) });
     expectProblem(ctx, 'PROB-010', exchange, 413, 'payload-too-large', 'POST /v1/sessions with a 1.1 MB body');
   },
 });
 
-export const unknownPath = check('unknown-path', {
+export const unknownPath = check('unknown-path', ['PROB-011'], {
   title: 'A path the API does not have is 404 not-found',
-  requirements: ['PROB-011'],
   async run(ctx) {
     const exchange = await ctx.http.get(`/v1/no-such-resource-${randomBytes(4).toString('hex')}`);
     expectProblem(ctx, 'PROB-011', exchange, 404, 'not-found', 'GET of an unknown path');
   },
 });
 
-export const unknownMethod = check('unknown-method', {
+export const unknownMethod = check('unknown-method', ['PROB-012'], {
   title: 'A method a path does not offer is 405 with Allow',
-  requirements: ['PROB-012'],
   async run(ctx) {
     // No body, so the method is the only thing wrong with the request.
     const exchange = await ctx.http.send({ method: 'DELETE', path: '/v1/sessions' });
@@ -253,9 +246,8 @@ export const unknownMethod = check('unknown-method', {
   },
 });
 
-export const invalidQuery = check('invalid-query', {
+export const invalidQuery = check('invalid-query', ['PROB-013'], {
   title: 'A query parameter that fails its schema is 400 invalid-request',
-  requirements: ['PROB-013'],
   async run(ctx) {
     for (const limit of ['many', '-5']) {
       const exchange = await ctx.http.get('/v1/sessions', { query: { limit } });
@@ -264,9 +256,8 @@ export const invalidQuery = check('invalid-query', {
   },
 });
 
-export const notFound = check('not-found', {
+export const notFound = check('not-found', ['PROB-014'], {
   title: 'Every operation on a session that does not exist is 404 not-found',
-  requirements: ['PROB-014'],
   preconditions: ['live'],
   async run(ctx) {
     const id = `ses_${randomBytes(16).toString('hex').slice(0, 26)}`;

@@ -35,9 +35,8 @@ function spend(
 
 const maxRequests = 400;
 
-export const quota = check('quota', {
+export const quota = check('quota', ['RATE-001', 'RATE-002', 'RATE-003', 'RATE-004', 'RATE-005'], {
   title: 'Past its quota a key gets a truthful 429; other keys do not',
-  requirements: ['RATE-001', 'RATE-002', 'RATE-003', 'RATE-004', 'RATE-005'],
   preconditions: ['live', 'opt-in'],
   phase: 'exclusive',
   async run(ctx) {

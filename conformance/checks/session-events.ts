@@ -125,9 +125,8 @@ async function completed(
   return { id: started.id, session };
 }
 
-export const created = check('created', {
+export const created = check('created', ['SEVT-001'], {
   title: 'Starting a session delivers session.created',
-  requirements: ['SEVT-001'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     // session.cancelled, in every event list, marks the end of the session's events: once it arrived, a
@@ -149,9 +148,8 @@ export const created = check('created', {
   },
 });
 
-export const continued = check('continued', {
+export const continued = check('continued', ['SEVT-002'], {
   title: 'Continuing a session delivers session.continued',
-  requirements: ['SEVT-002'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const subscription = await subscribeOrSkip(ctx, ['session.continued'], ['SEVT-002']);
@@ -176,9 +174,8 @@ export const continued = check('continued', {
   },
 });
 
-export const reconvene = check('reconvene', {
+export const reconvene = check('reconvene', ['SEVT-003', 'SEVT-004'], {
   title: 'Reconvening a decided session creates a new round session and delivers session.reconvened',
-  requirements: ['SEVT-003', 'SEVT-004'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const subscribed = await subscribe(ctx, ['session.reconvened']);
@@ -250,9 +247,8 @@ export const reconvene = check('reconvene', {
   },
 });
 
-export const failed = check('failed', {
+export const failed = check('failed', ['SEVT-005'], {
   title: 'A run that errors ends failed and delivers session.failed',
-  requirements: ['SEVT-005'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const subscription = await subscribeOrSkip(ctx, ['session.failed'], ['SEVT-005']);

@@ -54,9 +54,8 @@ async function listedShares(
   };
 }
 
-export const createAndList = check('create-and-list', {
+export const createAndList = check('create-and-list', ['SHARE-001', 'SHARE-002'], {
   title: 'Public and password links are created and listed; the password never comes back',
-  requirements: ['SHARE-001', 'SHARE-002'],
   preconditions: ['live'],
   async run(ctx) {
     const session = await sharedSession(ctx, 'shares');
@@ -104,9 +103,8 @@ export const createAndList = check('create-and-list', {
   },
 });
 
-export const revoke = check('revoke', {
+export const revoke = check('revoke', ['SHARE-003', 'SHARE-006', 'SHARE-009'], {
   title: 'A revoked link is marked revoked and opens nothing',
-  requirements: ['SHARE-003', 'SHARE-006', 'SHARE-009'],
   preconditions: ['live'],
   async run(ctx) {
     const session = await sharedSession(ctx, 'revoked share');
@@ -157,9 +155,8 @@ export const revoke = check('revoke', {
   },
 });
 
-export const pagePublic = check('page-public', {
+export const pagePublic = check('page-public', ['SHARE-004'], {
   title: 'A public link opens the session',
-  requirements: ['SHARE-004'],
   preconditions: ['live'],
   async run(ctx) {
     const session = await sharedSession(ctx, 'public share');
@@ -186,9 +183,8 @@ export const pagePublic = check('page-public', {
   },
 });
 
-export const pagePassword = check('page-password', {
+export const pagePassword = check('page-password', ['SHARE-005'], {
   title: 'A protected link opens only with the right password',
-  requirements: ['SHARE-005'],
   preconditions: ['live'],
   async run(ctx) {
     const session = await sharedSession(ctx, 'protected share');
@@ -227,9 +223,8 @@ export const pagePassword = check('page-password', {
   },
 });
 
-export const shareEvents = check('events', {
+export const shareEvents = check('events', ['SHARE-007', 'SHARE-008'], {
   title: 'share.created and share.viewed are delivered',
-  requirements: ['SHARE-007', 'SHARE-008'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const [created, viewed] = [await watchEvent(ctx, 'share.created'), await watchEvent(ctx, 'share.viewed')];
@@ -300,9 +295,8 @@ export const shareEvents = check('events', {
 /** More wrong passwords than any limit on guessing should allow in one window. */
 const guesses = 20;
 
-export const passwordGuesses = check('password-guesses', {
+export const passwordGuesses = check('password-guesses', ['SHARE-010'], {
   title: 'Password guessing on a protected link is limited',
-  requirements: ['SHARE-010'],
   preconditions: ['live'],
   // The guesses are counted in a window of the target's time: at real speed, so the window outlasts them.
   phase: 'exclusive',

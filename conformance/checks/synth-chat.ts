@@ -18,9 +18,8 @@ interface Reply {
   credits_charged?: unknown;
 }
 
-export const conversation = check('conversation', {
+export const conversation = check('conversation', ['CHAT-001', 'CHAT-002', 'CHAT-003'], {
   title: 'A Synth answers 1-on-1, the conversation goes on, and each turn is billed',
-  requirements: ['CHAT-001', 'CHAT-002', 'CHAT-003'],
   preconditions: ['live'],
   async run(ctx) {
     // A workspace of its own when the test control provides one, so that other checks' ledger entries

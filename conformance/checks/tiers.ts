@@ -26,9 +26,8 @@ function lineup(synths: readonly string[], size: number): string[] {
   return library.slice(0, size);
 }
 
-export const belowUltraCheck = check('below-ultra', {
+export const belowUltraCheck = check('below-ultra', ['TIER-001'], {
   title: 'Keys of tiers below Ultra are 403 tier-required',
-  requirements: ['TIER-001'],
   preconditions: ['live'],
   async run(ctx) {
     // Without test control, the tiers below Ultra that --tier-key names.
@@ -64,9 +63,8 @@ export const belowUltraCheck = check('below-ultra', {
   },
 });
 
-export const synthCapsCheck = check('synth-caps', {
+export const synthCapsCheck = check('synth-caps', ['TIER-002'], {
   title: 'Lineups above the Synth cap of the tier are 403 tier-required',
-  requirements: ['TIER-002'],
   preconditions: ['live'],
   async run(ctx) {
     const below =
@@ -117,9 +115,8 @@ export const synthCapsCheck = check('synth-caps', {
   },
 });
 
-export const creditsTier = check('credits-tier', {
+export const creditsTier = check('credits-tier', ['TIER-003'], {
   title: "GET /credits names the workspace's tier",
-  requirements: ['TIER-003'],
   preconditions: ['live'],
   async run(ctx) {
     const credits = await readCredits(ctx.http);

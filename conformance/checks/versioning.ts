@@ -23,9 +23,8 @@ export function isDateVersion(value: string | undefined): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value ?? '');
 }
 
-export const everyResponseVersioned = check('every-response', {
+export const everyResponseVersioned = check('every-response', ['VER-001'], {
   title: 'Every response carries a date-shaped X-Service-API-Version',
-  requirements: ['VER-001'],
   phase: 'sweep',
   async run(ctx) {
     const answered = ctx.exchanges().filter((exchange) => exchange.response !== undefined);
@@ -45,9 +44,8 @@ export const everyResponseVersioned = check('every-response', {
   },
 });
 
-export const pinEcho = check('pin-echo', {
+export const pinEcho = check('pin-echo', ['VER-002'], {
   title: 'A pinned supported version is answered as that version',
-  requirements: ['VER-002'],
   preconditions: ['live'],
   async run(ctx) {
     for (const version of ctx.contract.apiVersions) {
@@ -72,9 +70,8 @@ export const pinEcho = check('pin-echo', {
   },
 });
 
-export const unknownVersion = check('unknown-version', {
+export const unknownVersion = check('unknown-version', ['VER-003'], {
   title: 'A pin to an unknown version is 400 invalid-request',
-  requirements: ['VER-003'],
   preconditions: ['live'],
   async run(ctx) {
     for (const version of ['1999-01-01', 'v1']) {
@@ -87,9 +84,8 @@ export const unknownVersion = check('unknown-version', {
   },
 });
 
-export const pinnedBehaviour = check('pinned-behaviour', {
+export const pinnedBehaviour = check('pinned-behaviour', ['VER-004'], {
   title: "A pinned request gets its version's start response",
-  requirements: ['VER-004'],
   preconditions: ['live'],
   async run(ctx) {
     if (!mapsVersions(ctx.profile)) {
@@ -121,9 +117,8 @@ export const pinnedBehaviour = check('pinned-behaviour', {
   },
 });
 
-export const healthVersion = check('health-version', {
+export const healthVersion = check('health-version', ['VER-005'], {
   title: 'The health probe reports the version of its header',
-  requirements: ['VER-005'],
   async run(ctx) {
     const exchange = await ctx.anonymous.get('/v1/health');
     const reported = (jsonOf(exchange) as { api_version?: unknown } | undefined)?.api_version;

@@ -96,9 +96,8 @@ async function attemptsOf(
   return { attempts, exchange };
 }
 
-export const retrySchedule = check('retry-schedule', {
+export const retrySchedule = check('retry-schedule', ['HOOK-008', 'HOOK-010', 'HOOK-013'], {
   title: 'A failing receiver gets retries on the published schedule',
-  requirements: ['HOOK-008', 'HOOK-010', 'HOOK-013'],
   preconditions: ['live', 'receiver-reachable'],
   phase: 'exclusive',
   async run(ctx) {
@@ -367,9 +366,8 @@ function checkResigning(ctx: CheckContext, failing: Subscription, complete: bool
   );
 }
 
-export const pause = check('pause', {
+export const pause = check('pause', ['HOOK-009', 'HOOK-014', 'HOOK-018'], {
   title: '10 consecutive failed deliveries pause the subscription',
-  requirements: ['HOOK-009', 'HOOK-014', 'HOOK-018'],
   preconditions: ['live', 'receiver-reachable', 'time-control'],
   phase: 'exclusive',
   async run(ctx) {

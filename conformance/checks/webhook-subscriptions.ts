@@ -52,9 +52,8 @@ export async function create(
 const sameSet = (a: unknown, b: readonly string[]): boolean =>
   Array.isArray(a) && a.length === b.length && b.every((one) => a.includes(one));
 
-export const update = check('update', {
+export const update = check('update', ['HOOK-015'], {
   title: 'PATCH changes the label and the event filter of a subscription',
-  requirements: ['HOOK-015'],
   preconditions: ['live'],
   async run(ctx) {
     const created = await create(ctx, '/v1/webhooks', marker('webhook update'), ['session.complete']);
@@ -94,9 +93,8 @@ async function listed(client: HttpClient, path: string, id: string): Promise<boo
   return walk.pages.some((page) => page.items.some((item) => (item as { id?: unknown }).id === id));
 }
 
-export const unversionedPaths = check('unversioned-paths', {
+export const unversionedPaths = check('unversioned-paths', ['HOOK-016', 'HOOK-017'], {
   title: 'The unversioned /webhooks paths act on the subscriptions of /v1/webhooks',
-  requirements: ['HOOK-016', 'HOOK-017'],
   preconditions: ['live'],
   async run(ctx) {
     const probe = await ctx.http.get('/webhooks', { query: { limit: 1 } });

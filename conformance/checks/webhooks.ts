@@ -21,7 +21,7 @@ import {
 } from '../harness/deliveries.js';
 import { type Exchange, mediaTypeOf } from '../harness/exchange.js';
 import { pageOf, walkList } from '../harness/pages.js';
-import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
+import { discard, marker, startMarkedSession } from '../harness/sessions.js';
 import { causeCancellation, refusalReason, subscribe } from '../harness/subscriptions.js';
 import { statusOf } from './problem-shape.js';
 import { checksOf } from './define.js';
@@ -30,9 +30,8 @@ const check = checksOf('webhooks');
 
 const toleranceMs = webhookDelivery(loadContract()).replayToleranceSeconds * 1000;
 
-export const subscribeCheck = check('subscribe', {
+export const subscribeCheck = check('subscribe', ['HOOK-001'], {
   title: 'Subscribing returns the secret once',
-  requirements: ['HOOK-001'],
   preconditions: ['live'],
   async run(ctx) {
     const subscribed = await subscribe(ctx, ['session.complete']);
@@ -83,9 +82,8 @@ export const subscribeCheck = check('subscribe', {
   },
 });
 
-export const delivery = check('delivery', {
+export const delivery = check('delivery', ['HOOK-002', 'HOOK-003', 'HOOK-004', 'HOOK-005', 'HOOK-006', 'HOOK-012'], {
   title: 'Deliveries are signed, timely, unique, well-formed and filtered',
-  requirements: ['HOOK-002', 'HOOK-003', 'HOOK-004', 'HOOK-005', 'HOOK-006', 'HOOK-012'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const subscribedEvents = ['session.complete', 'session.cancelled'];
@@ -97,11 +95,7 @@ export const delivery = check('delivery', {
       return;
     }
     const { subscription } = subscribed;
-    const completed = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('webhook complete'), 1),
-    );
+    const completed = await startMarkedSession(ctx, 'webhook complete', 1);
     await causeCancellation(ctx);
     const arrived = await subscription.endpoint.waitFor(
       (deliveries) =>
@@ -251,9 +245,8 @@ export const delivery = check('delivery', {
   },
 });
 
-export const deliveriesListing = check('deliveries-listing', {
+export const deliveriesListing = check('deliveries-listing', ['HOOK-007'], {
   title: 'The deliveries listing shows the attempts the receiver saw',
-  requirements: ['HOOK-007'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const subscribed = await subscribe(ctx, ['session.cancelled']);
@@ -312,9 +305,8 @@ export const deliveriesListing = check('deliveries-listing', {
  * address `0.0.0.0`, which Linux and macOS connect to the host itself: a server without the guard reaches
  * the receiver, and one that lets loopback through for testing still refuses it.
  */
-export const urlGuard = check('url-guard', {
+export const urlGuard = check('url-guard', ['HOOK-011'], {
   title: 'Nothing is delivered to an address that is not public',
-  requirements: ['HOOK-011'],
   preconditions: ['live'],
   async run(ctx) {
     const endpoint = (await ctx.receiver()).endpoint(200);
