@@ -5,6 +5,7 @@
  * @module
  */
 import { startEstimates } from '../harness/estimates.js';
+import { endedSession } from '../harness/completed-session.js';
 import { jsonOf } from '../harness/exchange.js';
 import { acceptedStartA } from '../harness/profiles.js';
 import {
@@ -16,7 +17,6 @@ import {
   startBodyB,
   startMarkedSession,
   startSession,
-  terminalStatuses,
   waitForSession,
 } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
@@ -25,13 +25,8 @@ import { checksOf } from './define.js';
 
 const check = checksOf('lifecycle');
 
-const finished = (session: SessionBody): boolean => terminalStatuses.has(String(session.status));
-
-async function completedSession(ctx: CheckContext, purpose: string): Promise<{ id: string; session: SessionBody }> {
-  const started = await startMarkedSession(ctx, purpose, 1);
-  const session = await waitForSession(ctx.http, started.id, finished, ctx.timeouts.sessionMs);
-  return { id: started.id, session };
-}
+const completedSession = (ctx: CheckContext, purpose: string): Promise<{ id: string; session: SessionBody }> =>
+  endedSession(ctx, marker(purpose));
 
 export const startVariantA = check('start-variant-a', ['LIFE-001'], {
   title: 'A board-lineup start is accepted with a published start response',

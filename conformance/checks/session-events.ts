@@ -5,18 +5,10 @@
  * @module
  */
 import { bodyOf, deliveryEvidence, deliverySchemaProblems } from '../harness/deliveries.js';
+import { endedSession } from '../harness/completed-session.js';
 import { jsonOf } from '../harness/exchange.js';
 import type { Delivery } from '../harness/receiver.js';
-import {
-  discard,
-  marker,
-  readSession,
-  sessionIdOf,
-  startBodyA,
-  startSession,
-  terminalStatuses,
-  waitForSession,
-} from '../harness/sessions.js';
+import { discard, marker, readSession, sessionIdOf, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { causeCancellation, refusalReason, subscribe, type Subscription } from '../harness/subscriptions.js';
 import { statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
@@ -115,14 +107,7 @@ async function completed(
   purpose: string,
   title = marker(purpose),
 ): Promise<{ id: string; session: Record<string, unknown> }> {
-  const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, title, 1));
-  const session = await waitForSession(
-    ctx.http,
-    started.id,
-    (body) => terminalStatuses.has(String(body.status)),
-    ctx.timeouts.sessionMs,
-  );
-  return { id: started.id, session };
+  return endedSession(ctx, title);
 }
 
 export const created = check('created', ['SEVT-001'], {

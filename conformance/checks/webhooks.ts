@@ -21,8 +21,8 @@ import {
 } from '../harness/deliveries.js';
 import { type Exchange, mediaTypeOf } from '../harness/exchange.js';
 import { pageOf, walkList } from '../harness/pages.js';
-import { discard, marker, startMarkedSession } from '../harness/sessions.js';
-import { causeCancellation, refusalReason, subscribe } from '../harness/subscriptions.js';
+import { discard, startMarkedSession } from '../harness/sessions.js';
+import { causeCancellation, refusalReason, subscribe, subscribeToCancellations } from '../harness/subscriptions.js';
 import { statusOf } from './problem-shape.js';
 import { checksOf } from './define.js';
 
@@ -312,17 +312,8 @@ export const urlGuard = check('url-guard', ['HOOK-011'], {
     const endpoint = (await ctx.receiver()).endpoint(200);
     const url = new URL(endpoint.url);
     url.hostname = '0.0.0.0';
-    const created = await ctx.http.post('/v1/webhooks', {
-      label: marker('guard'),
-      url: url.href,
-      events: ['session.cancelled'],
-    });
-    const body = (jsonOf(created) ?? {}) as { subscription?: { id?: unknown }; signing_secret?: unknown };
-    if (typeof body.signing_secret === 'string') {
-      ctx.secrets.add(body.signing_secret);
-    }
-    const id = body.subscription?.id;
-    if (typeof id !== 'string') {
+    const { created, id } = await subscribeToCancellations(ctx, 'guard', url.href);
+    if (id === undefined) {
       ctx.fail('HOOK-011', {
         kind: 'status',
         message: `a subscription to ${url.href} answered ${statusOf(created)}: its URL is schema-valid, so the guard belongs to delivery`,
