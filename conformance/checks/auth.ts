@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Credentials } from '../harness/http.js';
 import { authenticatedOperations, exampleRequest } from '../harness/requests.js';
-import { expectProblem } from './problem-shape.js';
+import { expectProblem, expectStatus } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
@@ -88,16 +88,12 @@ export const healthWithoutToken = check('health-without-token', ['AUTH-004'], {
   title: 'The health probe answers 200 without credentials',
   async run(ctx) {
     const exchange = await ctx.anonymous.get('/v1/health');
-    ctx.expect(
+    expectStatus(
+      ctx,
       'AUTH-004',
-      exchange.response?.status === 200,
-      {
-        kind: 'status',
-        message: 'GET /v1/health without credentials did not answer 200',
-        expected: 200,
-        got: exchange.response?.status,
-        evidence: exchange,
-      },
+      exchange,
+      200,
+      'GET /v1/health without credentials did not answer 200',
       'GET /v1/health without credentials answered 200',
     );
   },
@@ -108,32 +104,24 @@ export const validToken = check('valid-token', ['AUTH-005', 'AUTH-007'], {
   async run(ctx) {
     const key = ctx.http.authorization()?.replace(/^Bearer /, '') ?? '';
     const exchange = await ctx.http.get('/v1/sessions');
-    ctx.expect(
+    expectStatus(
+      ctx,
       'AUTH-005',
-      exchange.response?.status === 200,
-      {
-        kind: 'status',
-        message: 'GET /v1/sessions with the key was not accepted',
-        expected: 200,
-        got: exchange.response?.status,
-        evidence: exchange,
-      },
+      exchange,
+      200,
+      'GET /v1/sessions with the key was not accepted',
       'GET /v1/sessions with Authorization: Bearer <key> answered 200',
     );
     for (const scheme of ['bearer', 'BEARER']) {
       const variant = await ctx.http.get('/v1/sessions', {
         credentials: { kind: 'raw', authorization: `${scheme} ${key}` },
       });
-      ctx.expect(
+      expectStatus(
+        ctx,
         'AUTH-007',
-        variant.response?.status === 200,
-        {
-          kind: 'status',
-          message: `the scheme written "${scheme}" was refused`,
-          expected: 200,
-          got: variant.response?.status,
-          evidence: variant,
-        },
+        variant,
+        200,
+        `the scheme written "${scheme}" was refused`,
         `the scheme written "${scheme}" was accepted`,
       );
     }

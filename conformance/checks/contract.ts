@@ -9,6 +9,7 @@ import type { FailureKind } from '../harness/observations.js';
 import { validateExchange, type Violation } from '../harness/validate-exchange.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
+import { expectStatus } from './problem-shape.js';
 
 const check = checksOf('contract');
 
@@ -79,16 +80,12 @@ export const readEveryList = check('read-every-list', ['CONT-005'], {
           ? ctx.anonymous
           : ctx.http;
       const exchange = await client.get(operation.path);
-      ctx.expect(
+      expectStatus(
+        ctx,
         'CONT-005',
-        exchange.response?.status === 200,
-        {
-          kind: 'status',
-          message: `GET ${operation.path} did not answer 200`,
-          expected: 200,
-          got: exchange.response?.status,
-          evidence: exchange,
-        },
+        exchange,
+        200,
+        `GET ${operation.path} did not answer 200`,
         `GET ${operation.path} answered 200`,
       );
     }

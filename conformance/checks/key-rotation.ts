@@ -6,7 +6,7 @@
  */
 import { provisionKey, rotateKey } from '../harness/key-control.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
-import { expectProblem, statusOf } from './problem-shape.js';
+import { expectProblem, expectStatus, statusOf } from './problem-shape.js';
 import { checksOf } from './define.js';
 
 const check = checksOf('key-rotation');
@@ -39,43 +39,31 @@ export const rotationGrace = check('grace', ['KROT-001', 'KROT-002', 'KROT-003']
     }
     const path = `/v1/sessions/${started.id}`;
     const fresh = await rotated.http.get(path);
-    ctx.expect(
+    expectStatus(
+      ctx,
       'KROT-003',
-      statusOf(fresh) === 200,
-      {
-        kind: 'status',
-        message: `the new key read the old key's session with ${statusOf(fresh)}`,
-        expected: 200,
-        got: statusOf(fresh),
-        evidence: fresh,
-      },
+      fresh,
+      200,
+      `the new key read the old key's session with ${statusOf(fresh)}`,
       "the new key reads the old key's session at once",
     );
     const atOnce = await old.http.get(path);
-    ctx.expect(
+    expectStatus(
+      ctx,
       'KROT-001',
-      statusOf(atOnce) === 200,
-      {
-        kind: 'status',
-        message: `the old key answered ${statusOf(atOnce)} right after the rotation`,
-        expected: 200,
-        got: statusOf(atOnce),
-        evidence: atOnce,
-      },
+      atOnce,
+      200,
+      `the old key answered ${statusOf(atOnce)} right after the rotation`,
       'the old key works right after the rotation',
     );
     await ctx.clock.elapse(graceMs - marginMs, ctx.signal);
     const late = await old.http.get(path);
-    ctx.expect(
+    expectStatus(
+      ctx,
       'KROT-001',
-      statusOf(late) === 200,
-      {
-        kind: 'status',
-        message: `the old key answered ${statusOf(late)} ten minutes before the end of its grace`,
-        expected: 200,
-        got: statusOf(late),
-        evidence: late,
-      },
+      late,
+      200,
+      `the old key answered ${statusOf(late)} ten minutes before the end of its grace`,
       'the old key still works 23 h 50 min after the rotation',
     );
     await ctx.clock.elapse(2 * marginMs, ctx.signal);
@@ -88,16 +76,12 @@ export const rotationGrace = check('grace', ['KROT-001', 'KROT-002', 'KROT-003']
       'the old key 24 h 10 min after the rotation',
     );
     const after = await rotated.http.get(path);
-    ctx.expect(
+    expectStatus(
+      ctx,
       'KROT-003',
-      statusOf(after) === 200,
-      {
-        kind: 'status',
-        message: `the new key answered ${statusOf(after)} after the old key's grace`,
-        expected: 200,
-        got: statusOf(after),
-        evidence: after,
-      },
+      after,
+      200,
+      `the new key answered ${statusOf(after)} after the old key's grace`,
       "the new key outlives the old key's grace",
     );
   },

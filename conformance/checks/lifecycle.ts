@@ -13,6 +13,7 @@ import {
   marker,
   readSession,
   type SessionBody,
+  type StartedSession,
   startBodyA,
   startBodyB,
   startMarkedSession,
@@ -28,25 +29,34 @@ const check = checksOf('lifecycle');
 const completedSession = (ctx: CheckContext, purpose: string): Promise<{ id: string; session: SessionBody }> =>
   endedSession(ctx, marker(purpose));
 
+/** Expects the start to have answered one of the published start responses `accepted`. */
+function expectStartVariant(
+  ctx: CheckContext,
+  requirement: string,
+  started: StartedSession,
+  accepted: readonly string[],
+): void {
+  ctx.expect(
+    requirement,
+    started.variant !== undefined && accepted.includes(started.variant),
+    {
+      kind: 'variant',
+      message: `the start answered ${started.variant ?? 'no published variant'}`,
+      expected: accepted,
+      got: started.variant ?? jsonOf(started.exchange),
+      evidence: started.exchange,
+    },
+    `the start answered ${statusOf(started.exchange)} with variant ${started.variant}`,
+  );
+}
+
 export const startVariantA = check('start-variant-a', ['LIFE-001'], {
   title: 'A board-lineup start is accepted with a published start response',
   preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('start A')));
     const version = started.exchange.response?.headers['x-service-api-version'];
-    const accepted = acceptedStartA(ctx.profile, version);
-    ctx.expect(
-      'LIFE-001',
-      started.variant !== undefined && accepted.includes(started.variant),
-      {
-        kind: 'variant',
-        message: `the start answered ${started.variant ?? 'no published variant'}`,
-        expected: accepted,
-        got: started.variant ?? jsonOf(started.exchange),
-        evidence: started.exchange,
-      },
-      `the start answered ${statusOf(started.exchange)} with variant ${started.variant}`,
-    );
+    expectStartVariant(ctx, 'LIFE-001', started, acceptedStartA(ctx.profile, version));
     await discard(ctx.http, started.id);
   },
 });
@@ -56,19 +66,7 @@ export const startVariantB = check('start-variant-b', ['LIFE-002'], {
   preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyB());
-    const accepted = ctx.profile.startResponseB;
-    ctx.expect(
-      'LIFE-002',
-      started.variant !== undefined && accepted.includes(started.variant),
-      {
-        kind: 'variant',
-        message: `the start answered ${started.variant ?? 'no published variant'}`,
-        expected: accepted,
-        got: started.variant ?? jsonOf(started.exchange),
-        evidence: started.exchange,
-      },
-      `the start answered ${statusOf(started.exchange)} with variant ${started.variant}`,
-    );
+    expectStartVariant(ctx, 'LIFE-002', started, ctx.profile.startResponseB);
     await discard(ctx.http, started.id);
   },
 });

@@ -52,3 +52,20 @@ export function expectProblem(
 export function statusOf(exchange: Exchange): number | undefined {
   return exchange.response?.status;
 }
+
+/** Expects `exchange` to have answered `status`; a `status` failure with `message` otherwise. */
+export function expectStatus(
+  ctx: CheckContext,
+  requirement: string,
+  exchange: Exchange,
+  status: number,
+  message: string,
+  passMessage: string,
+): boolean {
+  return ctx.expect(
+    requirement,
+    statusOf(exchange) === status,
+    { kind: 'status', message, expected: status, got: statusOf(exchange), evidence: exchange },
+    passMessage,
+  );
+}

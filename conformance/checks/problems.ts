@@ -180,15 +180,14 @@ export const invalidBody = check('invalid-body', ['PROB-006', 'PROB-007'], {
   },
 });
 
+/** Starts a session with `body` sent as it is, under `contentType`. */
+const postSessionText = (ctx: CheckContext, body: string, contentType: string): Promise<Exchange> =>
+  ctx.http.send({ method: 'POST', path: '/v1/sessions', body, headers: { 'content-type': contentType } });
+
 export const malformedJson = check('malformed-json', ['PROB-008'], {
   title: 'A body that is not well-formed JSON is 400 invalid-request',
   async run(ctx) {
-    const exchange = await ctx.http.send({
-      method: 'POST',
-      path: '/v1/sessions',
-      body: '{"mode": "boardroom", "synths": [',
-      headers: { 'content-type': 'application/json' },
-    });
+    const exchange = await postSessionText(ctx, '{"mode": "boardroom", "synths": [', 'application/json');
     expectProblem(ctx, 'PROB-008', exchange, 400, 'invalid-request', 'POST /v1/sessions with truncated JSON');
   },
 });
@@ -196,12 +195,7 @@ export const malformedJson = check('malformed-json', ['PROB-008'], {
 export const unsupportedMediaType = check('unsupported-media-type', ['PROB-009'], {
   title: 'A body that is not JSON is 415 unsupported-media-type',
   async run(ctx) {
-    const exchange = await ctx.http.send({
-      method: 'POST',
-      path: '/v1/sessions',
-      body: 'mode=boardroom&rounds=2',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const exchange = await postSessionText(ctx, 'mode=boardroom&rounds=2', 'application/x-www-form-urlencoded');
     expectProblem(ctx, 'PROB-009', exchange, 415, 'unsupported-media-type', 'POST /v1/sessions with a form body');
   },
 });
