@@ -11,7 +11,7 @@ export default defineConfig({
       'test/architecture.test.ts',
       'test/board/**/*.test.ts',
       'test/bundle/**/*.test.ts',
-      'test/contract/{catalogues,examples,links,load,operations,pointer,published-samples,seed-coverage,sse,validator,variants}.test.ts',
+      'test/contract/{catalogues,examples,extensions,links,load,operations,pointer,published-samples,seed-coverage,sse,validator,variants}.test.ts',
       'test/conformance/{coverage,harness,registry,remedies,reporters,requirement-list}.test.ts',
       'test/docs/{breaking,pages}.test.ts',
       'test/fuzz/{locate,report}.test.ts',

@@ -12,8 +12,9 @@ export {
   type Category,
 } from './requirements/index.js';
 export { receiverRequirements, findReceiverRequirement } from './requirements/receiver.js';
-export { checks, findCheck, type Check, type CheckContext } from './checks/index.js';
-export { runConformance, type RunOptions, type ProgressEvent } from './harness/runner.js';
+export { checks, findCheck } from './checks/index.js';
+export type { Check, CheckContext } from './harness/check.js';
+export { runConformance, type RunOptions, type ProgressEvent } from './runner.js';
 export { SuiteError } from './harness/target.js';
 export { builtInProfiles, loadProfile, type Profile } from './harness/profiles.js';
 export type { RunResult, RequirementResult, CheckResult } from './harness/results.js';

@@ -6,7 +6,7 @@
  * @module
  */
 import { checks, findCheck } from './checks/index.js';
-import type { PreconditionName } from './checks/types.js';
+import type { PreconditionName } from './harness/check.js';
 import { coverageMap, type CoverageKind } from './requirements/coverage.js';
 import { requirements } from './requirements/index.js';
 import { categories, categoryPrefixes, type Requirement } from './requirements/types.js';

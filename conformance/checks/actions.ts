@@ -8,9 +8,12 @@ import { completedSession } from '../harness/completed-session.js';
 import { eventData, expectEvent, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
-import { discard, marker, readSession, startBodyA, startSession, terminalStatuses } from '../harness/sessions.js';
+import { discard, readSession, startMarkedSession, terminalStatuses } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('actions');
 
 interface Tool {
   integrationId: string;
@@ -85,11 +88,8 @@ function unapproved(sessionId: string, tool: Tool): Array<Record<string, unknown
   return [actionRequest(sessionId, tool, undefined), actionRequest(sessionId, tool, { ...approved, approved: false })];
 }
 
-export const approvalRequired = defineCheck({
-  name: 'actions.approval-required',
-  category: 'actions',
+export const approvalRequired = check('approval-required', ['ACT-001'], {
   title: 'An execution without explicit approval is refused',
-  requirements: ['ACT-001'],
   preconditions: ['live'],
   async run(ctx) {
     const tool = await connectedTool(ctx);
@@ -127,11 +127,8 @@ export async function execute(
   return { exchange, action: jsonOf(exchange) ?? {} };
 }
 
-export const executeAndUndo = defineCheck({
-  name: 'actions.execute-and-undo',
-  category: 'actions',
+export const executeAndUndo = check('execute-and-undo', ['ACT-002', 'ACT-003'], {
   title: 'An approved execution runs, and undoing it reverses it once',
-  requirements: ['ACT-002', 'ACT-003'],
   preconditions: ['live'],
   async run(ctx) {
     const tool = await connectedTool(ctx);
@@ -190,11 +187,8 @@ export const executeAndUndo = defineCheck({
   },
 });
 
-export const actionEvents = defineCheck({
-  name: 'actions.events',
-  category: 'actions',
+export const actionEvents = check('events', ['ACT-004', 'ACT-005'], {
   title: 'action.executed and action.undone are delivered, and nothing for a refused execution',
-  requirements: ['ACT-004', 'ACT-005'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const tool = await connectedTool(ctx);
@@ -264,11 +258,8 @@ export const actionEvents = defineCheck({
   },
 });
 
-export const refusedStates = defineCheck({
-  name: 'actions.refused-states',
-  category: 'actions',
+export const refusedStates = check('refused-states', ['ACT-006'], {
   title: 'An approved execution is refused while the session runs or the tool is not connected',
-  requirements: ['ACT-006'],
   preconditions: ['live'],
   async run(ctx) {
     const tool = await connectedTool(ctx);
@@ -276,11 +267,7 @@ export const refusedStates = defineCheck({
       ctx.skip('ACT-006', 'the target lists no connected integration whose operations create something');
       return;
     }
-    const running = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('action too early'), 10),
-    );
+    const running = await startMarkedSession(ctx, 'action too early', 10);
     const early = await ctx.http.post('/v1/actions/execute', actionRequest(running.id, tool, approved));
     // A target faster than real time may have finished even ten rounds: then the action was lawful.
     const { session } = await readSession(ctx.http, running.id);

@@ -6,8 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Credentials } from '../harness/http.js';
 import { authenticatedOperations, exampleRequest } from '../harness/requests.js';
-import { expectProblem } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import { expectProblem, expectStatus } from './problem-shape.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('auth');
 
 async function callEveryOperation(
   ctx: CheckContext,
@@ -31,12 +34,8 @@ async function callEveryOperation(
   }
 }
 
-export const missingToken = defineCheck({
-  name: 'auth.missing-token',
-  category: 'auth',
+export const missingToken = check('missing-token', ['AUTH-001', 'AUTH-006'], {
   title: 'Every authenticated operation answers 401 without credentials',
-  requirements: ['AUTH-001', 'AUTH-006'],
-  preconditions: [],
   async run(ctx) {
     await callEveryOperation(ctx, { kind: 'none' }, 'AUTH-001', 'without credentials', (exchange) => {
       if (exchange.response?.status !== 401) {
@@ -59,11 +58,8 @@ export const missingToken = defineCheck({
   },
 });
 
-export const invalidToken = defineCheck({
-  name: 'auth.invalid-token',
-  category: 'auth',
+export const invalidToken = check('invalid-token', ['AUTH-002'], {
   title: 'Every authenticated operation answers 401 to a key that does not exist',
-  requirements: ['AUTH-002'],
   // A mock checks only that a bearer token is present.
   preconditions: ['live'],
   async run(ctx) {
@@ -72,12 +68,8 @@ export const invalidToken = defineCheck({
   },
 });
 
-export const wrongScheme = defineCheck({
-  name: 'auth.wrong-scheme',
-  category: 'auth',
+export const wrongScheme = check('wrong-scheme', ['AUTH-003'], {
   title: 'A valid key under another scheme than Bearer answers 401',
-  requirements: ['AUTH-003'],
-  preconditions: [],
   async run(ctx) {
     const key = ctx.http.authorization()?.replace(/^Bearer /, '') ?? '';
     const schemes: Array<[string, string]> = [
@@ -92,64 +84,44 @@ export const wrongScheme = defineCheck({
   },
 });
 
-export const healthWithoutToken = defineCheck({
-  name: 'auth.health-without-token',
-  category: 'auth',
+export const healthWithoutToken = check('health-without-token', ['AUTH-004'], {
   title: 'The health probe answers 200 without credentials',
-  requirements: ['AUTH-004'],
-  preconditions: [],
   async run(ctx) {
     const exchange = await ctx.anonymous.get('/v1/health');
-    ctx.expect(
+    expectStatus(
+      ctx,
       'AUTH-004',
-      exchange.response?.status === 200,
-      {
-        kind: 'status',
-        message: 'GET /v1/health without credentials did not answer 200',
-        expected: 200,
-        got: exchange.response?.status,
-        evidence: exchange,
-      },
+      exchange,
+      200,
+      'GET /v1/health without credentials did not answer 200',
       'GET /v1/health without credentials answered 200',
     );
   },
 });
 
-export const validToken = defineCheck({
-  name: 'auth.valid-token',
-  category: 'auth',
+export const validToken = check('valid-token', ['AUTH-005', 'AUTH-007'], {
   title: 'A valid bearer key is accepted, whatever the case of the scheme',
-  requirements: ['AUTH-005', 'AUTH-007'],
-  preconditions: [],
   async run(ctx) {
     const key = ctx.http.authorization()?.replace(/^Bearer /, '') ?? '';
     const exchange = await ctx.http.get('/v1/sessions');
-    ctx.expect(
+    expectStatus(
+      ctx,
       'AUTH-005',
-      exchange.response?.status === 200,
-      {
-        kind: 'status',
-        message: 'GET /v1/sessions with the key was not accepted',
-        expected: 200,
-        got: exchange.response?.status,
-        evidence: exchange,
-      },
+      exchange,
+      200,
+      'GET /v1/sessions with the key was not accepted',
       'GET /v1/sessions with Authorization: Bearer <key> answered 200',
     );
     for (const scheme of ['bearer', 'BEARER']) {
       const variant = await ctx.http.get('/v1/sessions', {
         credentials: { kind: 'raw', authorization: `${scheme} ${key}` },
       });
-      ctx.expect(
+      expectStatus(
+        ctx,
         'AUTH-007',
-        variant.response?.status === 200,
-        {
-          kind: 'status',
-          message: `the scheme written "${scheme}" was refused`,
-          expected: 200,
-          got: variant.response?.status,
-          evidence: variant,
-        },
+        variant,
+        200,
+        `the scheme written "${scheme}" was refused`,
         `the scheme written "${scheme}" was accepted`,
       );
     }

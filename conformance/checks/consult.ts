@@ -12,7 +12,10 @@ import { connectMcp, consultTool, type McpConnection, type ToolAnswer } from '..
 import { SetupFailure } from '../harness/observations.js';
 import { marker, readSession, sessionIdOf } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('consult');
 
 async function startConsult(ctx: CheckContext, http: HttpClient): Promise<{ id: string; expert: string }> {
   const expert = ctx.target.synths[0] ?? 'cfo';
@@ -37,11 +40,8 @@ async function turn(mcp: McpConnection, name: string, sessionId: string, message
   }
 }
 
-export const turns = defineCheck({
-  name: 'consult.turns',
-  category: 'consult',
+export const turns = check('turns', ['CONS-001', 'CONS-002', 'CONS-003'], {
   title: 'A consult session talks turn by turn over MCP, each turn billed',
-  requirements: ['CONS-001', 'CONS-002', 'CONS-003'],
   preconditions: ['live'],
   async run(ctx) {
     // A workspace of its own when the test control provides one, so the ledger holds only this session's turns.
@@ -121,11 +121,8 @@ export const turns = defineCheck({
   },
 });
 
-export const isolation = defineCheck({
-  name: 'consult.isolation',
-  category: 'consult',
+export const isolation = check('isolation', ['CONS-004', 'CONS-005'], {
   title: "MCP needs a valid key, and another workspace's key cannot take a consult turn",
-  requirements: ['CONS-004', 'CONS-005'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const tool = consultTool(ctx);

@@ -7,7 +7,11 @@ import { pathRelativeTo } from '../harness/contract.js';
 import type { Exchange } from '../harness/exchange.js';
 import type { FailureKind } from '../harness/observations.js';
 import { validateExchange, type Violation } from '../harness/validate-exchange.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+import { expectStatus } from './problem-shape.js';
+
+const check = checksOf('contract');
 
 const kinds: Record<Violation['requirement'], FailureKind> = {
   'CONT-001': 'status',
@@ -19,12 +23,8 @@ const kinds: Record<Violation['requirement'], FailureKind> = {
 /** One failure per distinct violation (same requirement, operation, status and message), at most 30 each. */
 const maxFailuresPerRequirement = 30;
 
-export const everyResponse = defineCheck({
-  name: 'contract.every-response',
-  category: 'contract',
+export const everyResponse = check('every-response', ['CONT-001', 'CONT-002', 'CONT-003', 'CONT-004'], {
   title: 'Every response of the run validates against the contract',
-  requirements: ['CONT-001', 'CONT-002', 'CONT-003', 'CONT-004'],
-  preconditions: [],
   phase: 'sweep',
   async run(ctx) {
     const seen = new Map<string, number>();
@@ -65,12 +65,8 @@ export const everyResponse = defineCheck({
 });
 
 /** Every GET without path parameters: the lists, credits and the health probe. */
-export const readEveryList = defineCheck({
-  name: 'contract.read-every-list',
-  category: 'contract',
+export const readEveryList = check('read-every-list', ['CONT-005'], {
   title: 'Every read operation without path parameters answers 200',
-  requirements: ['CONT-005'],
-  preconditions: [],
   async run(ctx) {
     const reads = ctx.contract.routes
       .filter((route) => route.parameters === 0)
@@ -84,28 +80,20 @@ export const readEveryList = defineCheck({
           ? ctx.anonymous
           : ctx.http;
       const exchange = await client.get(operation.path);
-      ctx.expect(
+      expectStatus(
+        ctx,
         'CONT-005',
-        exchange.response?.status === 200,
-        {
-          kind: 'status',
-          message: `GET ${operation.path} did not answer 200`,
-          expected: 200,
-          got: exchange.response?.status,
-          evidence: exchange,
-        },
+        exchange,
+        200,
+        `GET ${operation.path} did not answer 200`,
         `GET ${operation.path} answered 200`,
       );
     }
   },
 });
 
-export const noServerError = defineCheck({
-  name: 'contract.no-server-error',
-  category: 'contract',
+export const noServerError = check('no-server-error', ['CONT-006'], {
   title: 'No request of the run is answered with a 5xx',
-  requirements: ['CONT-006'],
-  preconditions: [],
   phase: 'sweep',
   async run(ctx: CheckContext) {
     const faults: Exchange[] = ctx.exchanges().filter((exchange) => (exchange.response?.status ?? 0) >= 500);

@@ -15,23 +15,23 @@ import {
   marker,
   readSession,
   startBodyA,
-  startSession,
+  startMarkedSession,
   terminalStatuses,
   waitForSession,
 } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
 
-export const sessionCharge = defineCheck({
-  name: 'credits.session-charge',
-  category: 'credits',
+const check = checksOf('credits');
+
+export const sessionCharge = check('session-charge', ['CRED-001'], {
   title: "A session's charge is in the ledger and the balance falls by it",
-  requirements: ['CRED-001'],
   preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
     const before = await readCredits(ctx.http);
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('credits'), 1));
+    const started = await startMarkedSession(ctx, 'credits', 1);
     const session = await waitForSession(
       ctx.http,
       started.id,
@@ -73,11 +73,8 @@ export const sessionCharge = defineCheck({
   },
 });
 
-export const insufficient = defineCheck({
-  name: 'credits.insufficient',
-  category: 'credits',
+export const insufficient = check('insufficient', ['CRED-002'], {
   title: 'A start the balance does not cover is 402 insufficient-credits',
-  requirements: ['CRED-002'],
   preconditions: ['live'],
   async run(ctx) {
     // A workspace of its own with a balance below any session's estimate (test control provisions it).
@@ -148,19 +145,12 @@ export const insufficient = defineCheck({
   },
 });
 
-export const cancelReconciliation = defineCheck({
-  name: 'credits.cancel-reconciliation',
-  category: 'credits',
+export const cancelReconciliation = check('cancel-reconciliation', ['CRED-003'], {
   title: "A cancellation's reconciliation is in the ledger",
-  requirements: ['CRED-003'],
   preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('credits cancel'), 10),
-    );
+    const started = await startMarkedSession(ctx, 'credits cancel', 10);
     const cancelled = await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     const { exchange, session } = await readSession(ctx.http, started.id);
     const charged = session['credits_charged'];
@@ -195,11 +185,8 @@ export const cancelReconciliation = defineCheck({
   },
 });
 
-export const noSurcharge = defineCheck({
-  name: 'credits.no-surcharge',
-  category: 'credits',
+export const noSurcharge = check('no-surcharge', ['CRED-004'], {
   title: 'API calls carry no per-call surcharge',
-  requirements: ['CRED-004'],
   preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
@@ -249,20 +236,13 @@ async function streamedCancellation(
   }
 }
 
-export const cancelledAmounts = defineCheck({
-  name: 'credits.cancelled-amounts',
-  category: 'credits',
+export const cancelledAmounts = check('cancelled-amounts', ['CRED-005'], {
   title: 'session.cancelled reports the amounts the ledger reconciled',
-  requirements: ['CRED-005'],
   preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
     const watch = await watchEvent(ctx, 'session.cancelled');
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('credits cancelled event'), 10),
-    );
+    const started = await startMarkedSession(ctx, 'credits cancelled event', 10);
     const cancelled = await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     const own = entriesOf(await readCredits(ctx.http), started.id);
     if (statusOf(cancelled) !== 200 || own.length === 0) {

@@ -6,9 +6,12 @@
 import { expectEvent, watchEvent } from '../harness/event-watch.js';
 import { jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
-import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
+import { discard, marker, startMarkedSession } from '../harness/sessions.js';
 import { statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('decisions');
 
 async function capture(ctx: CheckContext, sessionId: string) {
   const decision = {
@@ -20,14 +23,11 @@ async function capture(ctx: CheckContext, sessionId: string) {
   return { decision, exchange, body: (jsonOf(exchange) ?? {}) as Record<string, unknown> };
 }
 
-export const captureCheck = defineCheck({
-  name: 'decisions.capture',
-  category: 'decisions',
+export const captureCheck = check('capture', ['DEC-001', 'DEC-002'], {
   title: 'A captured decision is recorded and listed',
-  requirements: ['DEC-001', 'DEC-002'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('decisions'), 1));
+    const started = await startMarkedSession(ctx, 'decisions', 1);
     const { decision, exchange, body } = await capture(ctx, started.id);
     const recorded =
       statusOf(exchange) === 201 &&
@@ -70,11 +70,8 @@ export const captureCheck = defineCheck({
   },
 });
 
-export const capturedEvent = defineCheck({
-  name: 'decisions.captured-event',
-  category: 'decisions',
+export const capturedEvent = check('captured-event', ['DEC-003'], {
   title: 'Capturing a decision emits decision.captured',
-  requirements: ['DEC-003'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const watch = await watchEvent(ctx, 'decision.captured');
@@ -82,11 +79,7 @@ export const capturedEvent = defineCheck({
       ctx.skip('DEC-003', watch.skip);
       return;
     }
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('decision event'), 1),
-    );
+    const started = await startMarkedSession(ctx, 'decision event', 1);
     const { body } = await capture(ctx, started.id);
     await expectEvent(
       ctx,

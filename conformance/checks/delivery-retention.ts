@@ -12,7 +12,9 @@ import { walkList } from '../harness/pages.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
 import { refusalReason, subscribe } from '../harness/subscriptions.js';
 import { statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('delivery-retention');
 
 const retained = 100;
 // Twenty over the limit, so the first delivery received is among the oldest attempts even if the target
@@ -20,11 +22,8 @@ const retained = 100;
 const events = retained + 20;
 const requirements = ['DLVR-001', 'DLVR-002'];
 
-export const lastHundred = defineCheck({
-  name: 'delivery-retention.last-100',
-  category: 'delivery-retention',
+export const lastHundred = check('last-100', requirements, {
   title: 'The deliveries listing keeps the last 100 attempts',
-  requirements,
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     // A workspace of its own when the test control provides one, so these requests spend no other quota.

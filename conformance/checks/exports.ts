@@ -7,7 +7,10 @@ import { completedSession } from '../harness/completed-session.js';
 import { type Exchange, jsonOf, mediaTypeOf } from '../harness/exchange.js';
 import { pdfStructureProblems } from '../harness/pdf-structure.js';
 import { statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('exports');
 
 type Format = 'markdown' | 'json' | 'text' | 'pdf';
 
@@ -123,11 +126,8 @@ function formatProblems(
   }
 }
 
-export const formatsCheck = defineCheck({
-  name: 'exports.formats',
-  category: 'exports',
+export const formatsCheck = check('formats', ['EXP-001', 'EXP-002', 'EXP-003', 'EXP-004', 'EXP-005', 'EXP-006'], {
   title: 'Every format on both paths, each really that format',
-  requirements: ['EXP-001', 'EXP-002', 'EXP-003', 'EXP-004', 'EXP-005', 'EXP-006'],
   preconditions: ['live'],
   async run(ctx) {
     const session = await completedSession(ctx, 'export');

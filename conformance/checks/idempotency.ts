@@ -7,9 +7,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { pageOf } from '../harness/pages.js';
-import { discard, marker, sessionIdOf, startBodyA, startSession } from '../harness/sessions.js';
+import { discard, marker, sessionIdOf, startBodyA, startMarkedSession, startSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('idempotency');
 
 const keyHeader = 'Idempotency-Key';
 
@@ -38,11 +41,8 @@ function expectReplay(
   );
 }
 
-export const replay = defineCheck({
-  name: 'idempotency.replay',
-  category: 'idempotency',
+export const replay = check('replay', ['IDEM-001', 'IDEM-002', 'IDEM-006'], {
   title: 'A replayed write returns the original response',
-  requirements: ['IDEM-001', 'IDEM-002', 'IDEM-006'],
   preconditions: ['live'],
   async run(ctx) {
     const key = randomUUID();
@@ -93,11 +93,8 @@ export const replay = defineCheck({
   },
 });
 
-export const conflict = defineCheck({
-  name: 'idempotency.conflict',
-  category: 'idempotency',
+export const conflict = check('conflict', ['IDEM-003'], {
   title: 'A key reused with another body is 409 conflict',
-  requirements: ['IDEM-003'],
   preconditions: ['live'],
   async run(ctx) {
     const key = randomUUID();
@@ -117,11 +114,8 @@ export const conflict = defineCheck({
   },
 });
 
-export const concurrent = defineCheck({
-  name: 'idempotency.concurrent',
-  category: 'idempotency',
+export const concurrent = check('concurrent', ['IDEM-004'], {
   title: 'Concurrent requests with one key create one resource',
-  requirements: ['IDEM-004'],
   preconditions: ['live'],
   async run(ctx) {
     const key = randomUUID();
@@ -148,11 +142,8 @@ export const concurrent = defineCheck({
   },
 });
 
-export const workspaceScope = defineCheck({
-  name: 'idempotency.workspace-scope',
-  category: 'idempotency',
+export const workspaceScope = check('workspace-scope', ['IDEM-005'], {
   title: 'Keys are scoped per workspace',
-  requirements: ['IDEM-005'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const key = randomUUID();
@@ -179,18 +170,11 @@ export const workspaceScope = defineCheck({
   },
 });
 
-export const otherWrites = defineCheck({
-  name: 'idempotency.other-writes',
-  category: 'idempotency',
+export const otherWrites = check('other-writes', ['IDEM-002'], {
   title: 'A replayed decision capture records one decision',
-  requirements: ['IDEM-002'],
   preconditions: ['live'],
   async run(ctx) {
-    const session = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('idempotency decision'), 1),
-    );
+    const session = await startMarkedSession(ctx, 'idempotency decision', 1);
     const key = randomUUID();
     const decision = { decision: 'Raise the Pro plan price by 5% from January.' };
     const first = await ctx.http.post(`/v1/sessions/${session.id}/decisions`, decision, {
@@ -220,11 +204,8 @@ export const otherWrites = defineCheck({
 
 const hour = 3_600_000;
 
-export const window = defineCheck({
-  name: 'idempotency.window',
-  category: 'idempotency',
+export const window = check('window', ['IDEM-007'], {
   title: 'A replay 23 hours later still returns the original response',
-  requirements: ['IDEM-007'],
   preconditions: ['live', 'time-control'],
   phase: 'exclusive',
   async run(ctx) {

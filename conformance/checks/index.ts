@@ -2,6 +2,7 @@
  * Every check of the suite, in the order the categories run.
  * @module
  */
+import type { Check } from '../harness/check.js';
 import { actionChecks } from './actions.js';
 import { authChecks } from './auth.js';
 import { contractChecks } from './contract.js';
@@ -24,7 +25,6 @@ import { sessionMetadataChecks } from './session-metadata.js';
 import { shareChecks } from './shares.js';
 import { sseChecks } from './sse.js';
 import { sseEndingChecks } from './sse-endings.js';
-import type { Check } from './types.js';
 import { versioningChecks } from './versioning.js';
 import { webhookRetryChecks } from './webhook-retries.js';
 import { webhookSubscriptionChecks } from './webhook-subscriptions.js';
@@ -39,8 +39,6 @@ import { consultChecks } from './consult.js';
 import { synthChatChecks } from './synth-chat.js';
 import { legacyWebhookChecks } from './legacy-webhook.js';
 import { deliveryRetentionChecks } from './delivery-retention.js';
-
-export * from './types.js';
 
 export const checks: readonly Check[] = [
   ...contractChecks,

@@ -9,13 +9,12 @@ import { jsonOf } from '../harness/exchange.js';
 import { discard } from '../harness/sessions.js';
 import { expectHidden, keyB, ownedSession } from './isolation.js';
 import { statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
 
-export const chat = defineCheck({
-  name: 'isolation.chat',
-  category: 'isolation',
+const check = checksOf('isolation');
+
+export const chat = check('chat', ['ISO-011'], {
   title: "Another workspace's chat conversation and session cannot be drawn on",
-  requirements: ['ISO-011'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const [synth = 'cfo'] = ctx.target.synths;

@@ -7,11 +7,14 @@
 import { completedSession } from '../harness/completed-session.js';
 import { readCredits, entriesOf, newEntries, sumOf } from '../harness/credits.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
-import { discard, marker, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import { discard, startMarkedSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { actionRequest, approved, connectedTool, execute } from './actions.js';
 import { expectHidden, keyB } from './isolation.js';
 import { statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('isolation');
 
 /** Runs each attempt with the other workspace's key and expects it hidden. */
 async function expectAllHidden(
@@ -25,11 +28,8 @@ async function expectAllHidden(
   }
 }
 
-export const actions = defineCheck({
-  name: 'isolation.actions',
-  category: 'isolation',
+export const actions = check('actions', ['ISO-008'], {
   title: "Another workspace's actions cannot be executed or undone",
-  requirements: ['ISO-008'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const tool = await connectedTool(ctx);
@@ -66,19 +66,12 @@ export const actions = defineCheck({
   },
 });
 
-export const credits = defineCheck({
-  name: 'isolation.credits',
-  category: 'isolation',
+export const credits = check('credits', ['ISO-009'], {
   title: "Another workspace's credit use is not in this workspace's balance",
-  requirements: ['ISO-009'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const before = await readCredits(keyB(ctx));
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('isolation credits'), 1),
-    );
+    const started = await startMarkedSession(ctx, 'isolation credits', 1);
     await waitForSession(
       ctx.http,
       started.id,
@@ -108,11 +101,8 @@ export const credits = defineCheck({
   },
 });
 
-export const sessionOperations = defineCheck({
-  name: 'isolation.session-operations',
-  category: 'isolation',
+export const sessionOperations = check('session-operations', ['ISO-010'], {
   title: 'Another workspace cannot generate, export, reconvene or revoke for a session',
-  requirements: ['ISO-010'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await completedSession(ctx, 'isolation operations');

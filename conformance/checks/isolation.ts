@@ -12,7 +12,10 @@ import { pageOf, walkList } from '../harness/pages.js';
 import { discard, marker, readSession, startBodyA, startSession } from '../harness/sessions.js';
 import { streamEventNames } from './sse.js';
 import { problemSlug, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('isolation');
 
 interface Owned {
   id: string;
@@ -59,11 +62,8 @@ export function expectHidden(
   );
 }
 
-export const read = defineCheck({
-  name: 'isolation.read',
-  category: 'isolation',
+export const read = check('read', ['ISO-001'], {
   title: "Another workspace's session cannot be read",
-  requirements: ['ISO-001'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await ownedSession(ctx, 'read');
@@ -88,11 +88,8 @@ export const read = defineCheck({
   },
 });
 
-export const list = defineCheck({
-  name: 'isolation.list',
-  category: 'isolation',
+export const list = check('list', ['ISO-002'], {
   title: "Listing never shows another workspace's sessions",
-  requirements: ['ISO-002'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await ownedSession(ctx, 'list');
@@ -116,11 +113,8 @@ export const list = defineCheck({
   },
 });
 
-export const change = defineCheck({
-  name: 'isolation.change',
-  category: 'isolation',
+export const change = check('change', ['ISO-003'], {
   title: "Another workspace's session cannot be changed",
-  requirements: ['ISO-003'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await ownedSession(ctx, 'change');
@@ -158,11 +152,8 @@ export const change = defineCheck({
   },
 });
 
-export const stream = defineCheck({
-  name: 'isolation.stream',
-  category: 'isolation',
+export const stream = check('stream', ['ISO-004'], {
   title: "Another workspace's session cannot be streamed",
-  requirements: ['ISO-004'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await ownedSession(ctx, 'stream');
@@ -203,11 +194,8 @@ export const stream = defineCheck({
   },
 });
 
-export const share = defineCheck({
-  name: 'isolation.share',
-  category: 'isolation',
+export const share = check('share', ['ISO-005'], {
   title: "Another workspace's session cannot be shared",
-  requirements: ['ISO-005'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await ownedSession(ctx, 'share');
@@ -235,11 +223,8 @@ export const share = defineCheck({
   },
 });
 
-export const webhooks = defineCheck({
-  name: 'isolation.webhooks',
-  category: 'isolation',
+export const webhooks = check('webhooks', ['ISO-006'], {
   title: "Another workspace's webhooks cannot be read or changed",
-  requirements: ['ISO-006'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const label = marker('isolation webhook');
@@ -297,11 +282,8 @@ export const webhooks = defineCheck({
   },
 });
 
-export const cursor = defineCheck({
-  name: 'isolation.cursor',
-  category: 'isolation',
+export const cursor = check('cursor', ['ISO-007'], {
   title: "Another workspace's cursor yields none of its items",
-  requirements: ['ISO-007'],
   preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = [await ownedSession(ctx, 'cursor'), await ownedSession(ctx, 'cursor')];

@@ -8,15 +8,14 @@
  */
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('key-rotation');
 
 const noRotatedKey = 'no key rotated within the last 23 hours was given (--rotated-key)';
 
-export const rotatedKeys = defineCheck({
-  name: 'key-rotation.given-keys',
-  category: 'key-rotation',
+export const rotatedKeys = check('given-keys', ['KROT-001', 'KROT-002', 'KROT-003'], {
   title: 'Keys rotated beforehand: the old key works within its grace, the expired one is 401',
-  requirements: ['KROT-001', 'KROT-002', 'KROT-003'],
   preconditions: ['live'],
   async run(ctx) {
     const { rotatedKey, expiredKey } = ctx.profile;

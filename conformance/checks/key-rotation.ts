@@ -6,18 +6,17 @@
  */
 import { provisionKey, rotateKey } from '../harness/key-control.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
-import { expectProblem, statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { expectProblem, expectStatus, statusOf } from './problem-shape.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('key-rotation');
 
 const graceMs = 24 * 60 * 60 * 1000;
 /** How far before and after the end of the grace the keys are tried (target time). */
 const marginMs = 10 * 60 * 1000;
 
-export const rotationGrace = defineCheck({
-  name: 'key-rotation.grace',
-  category: 'key-rotation',
+export const rotationGrace = check('grace', ['KROT-001', 'KROT-002', 'KROT-003'], {
   title: 'The old key works for 24 hours after rotation, then 401',
-  requirements: ['KROT-001', 'KROT-002', 'KROT-003'],
   preconditions: ['live', 'time-control'],
   phase: 'exclusive',
   async run(ctx) {
@@ -40,43 +39,31 @@ export const rotationGrace = defineCheck({
     }
     const path = `/v1/sessions/${started.id}`;
     const fresh = await rotated.http.get(path);
-    ctx.expect(
+    expectStatus(
+      ctx,
       'KROT-003',
-      statusOf(fresh) === 200,
-      {
-        kind: 'status',
-        message: `the new key read the old key's session with ${statusOf(fresh)}`,
-        expected: 200,
-        got: statusOf(fresh),
-        evidence: fresh,
-      },
+      fresh,
+      200,
+      `the new key read the old key's session with ${statusOf(fresh)}`,
       "the new key reads the old key's session at once",
     );
     const atOnce = await old.http.get(path);
-    ctx.expect(
+    expectStatus(
+      ctx,
       'KROT-001',
-      statusOf(atOnce) === 200,
-      {
-        kind: 'status',
-        message: `the old key answered ${statusOf(atOnce)} right after the rotation`,
-        expected: 200,
-        got: statusOf(atOnce),
-        evidence: atOnce,
-      },
+      atOnce,
+      200,
+      `the old key answered ${statusOf(atOnce)} right after the rotation`,
       'the old key works right after the rotation',
     );
     await ctx.clock.elapse(graceMs - marginMs, ctx.signal);
     const late = await old.http.get(path);
-    ctx.expect(
+    expectStatus(
+      ctx,
       'KROT-001',
-      statusOf(late) === 200,
-      {
-        kind: 'status',
-        message: `the old key answered ${statusOf(late)} ten minutes before the end of its grace`,
-        expected: 200,
-        got: statusOf(late),
-        evidence: late,
-      },
+      late,
+      200,
+      `the old key answered ${statusOf(late)} ten minutes before the end of its grace`,
       'the old key still works 23 h 50 min after the rotation',
     );
     await ctx.clock.elapse(2 * marginMs, ctx.signal);
@@ -89,16 +76,12 @@ export const rotationGrace = defineCheck({
       'the old key 24 h 10 min after the rotation',
     );
     const after = await rotated.http.get(path);
-    ctx.expect(
+    expectStatus(
+      ctx,
       'KROT-003',
-      statusOf(after) === 200,
-      {
-        kind: 'status',
-        message: `the new key answered ${statusOf(after)} after the old key's grace`,
-        expected: 200,
-        got: statusOf(after),
-        evidence: after,
-      },
+      after,
+      200,
+      `the new key answered ${statusOf(after)} after the old key's grace`,
       "the new key outlives the old key's grace",
     );
   },

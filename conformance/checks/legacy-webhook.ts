@@ -12,7 +12,9 @@ import { provisionKey } from '../harness/key-control.js';
 import type { Delivery } from '../harness/receiver.js';
 import { marker, startBodyA, startSession } from '../harness/sessions.js';
 import { causeCancellation, subscribe } from '../harness/subscriptions.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('legacy-webhook');
 
 const requirements = ['LEG-001', 'LEG-002', 'LEG-003'];
 /**
@@ -30,11 +32,8 @@ const eventOf = (delivery: Delivery): unknown => {
   return body['event'] ?? body['type'];
 };
 
-export const legacyDelivery = defineCheck({
-  name: 'legacy-webhook.delivery',
-  category: 'legacy-webhook',
+export const legacyDelivery = check('delivery', requirements, {
   title: 'The legacy per-key webhook hears session.complete alone, signed over the body',
-  requirements,
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const receiver = await ctx.receiver();

@@ -5,6 +5,7 @@
  * @module
  */
 import { startEstimates } from '../harness/estimates.js';
+import { endedSession } from '../harness/completed-session.js';
 import { jsonOf } from '../harness/exchange.js';
 import { acceptedStartA } from '../harness/profiles.js';
 import {
@@ -12,79 +13,66 @@ import {
   marker,
   readSession,
   type SessionBody,
+  type StartedSession,
   startBodyA,
   startBodyB,
+  startMarkedSession,
   startSession,
-  terminalStatuses,
   waitForSession,
 } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
 
-const finished = (session: SessionBody): boolean => terminalStatuses.has(String(session.status));
+const check = checksOf('lifecycle');
 
-async function completedSession(ctx: CheckContext, purpose: string): Promise<{ id: string; session: SessionBody }> {
-  const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker(purpose), 1));
-  const session = await waitForSession(ctx.http, started.id, finished, ctx.timeouts.sessionMs);
-  return { id: started.id, session };
+const completedSession = (ctx: CheckContext, purpose: string): Promise<{ id: string; session: SessionBody }> =>
+  endedSession(ctx, marker(purpose));
+
+/** Expects the start to have answered one of the published start responses `accepted`. */
+function expectStartVariant(
+  ctx: CheckContext,
+  requirement: string,
+  started: StartedSession,
+  accepted: readonly string[],
+): void {
+  ctx.expect(
+    requirement,
+    started.variant !== undefined && accepted.includes(started.variant),
+    {
+      kind: 'variant',
+      message: `the start answered ${started.variant ?? 'no published variant'}`,
+      expected: accepted,
+      got: started.variant ?? jsonOf(started.exchange),
+      evidence: started.exchange,
+    },
+    `the start answered ${statusOf(started.exchange)} with variant ${started.variant}`,
+  );
 }
 
-export const startVariantA = defineCheck({
-  name: 'lifecycle.start-variant-a',
-  category: 'lifecycle',
+export const startVariantA = check('start-variant-a', ['LIFE-001'], {
   title: 'A board-lineup start is accepted with a published start response',
-  requirements: ['LIFE-001'],
   preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('start A')));
     const version = started.exchange.response?.headers['x-service-api-version'];
-    const accepted = acceptedStartA(ctx.profile, version);
-    ctx.expect(
-      'LIFE-001',
-      started.variant !== undefined && accepted.includes(started.variant),
-      {
-        kind: 'variant',
-        message: `the start answered ${started.variant ?? 'no published variant'}`,
-        expected: accepted,
-        got: started.variant ?? jsonOf(started.exchange),
-        evidence: started.exchange,
-      },
-      `the start answered ${statusOf(started.exchange)} with variant ${started.variant}`,
-    );
+    expectStartVariant(ctx, 'LIFE-001', started, acceptedStartA(ctx.profile, version));
     await discard(ctx.http, started.id);
   },
 });
 
-export const startVariantB = defineCheck({
-  name: 'lifecycle.start-variant-b',
-  category: 'lifecycle',
+export const startVariantB = check('start-variant-b', ['LIFE-002'], {
   title: 'A decision-brief start is accepted with a published start response',
-  requirements: ['LIFE-002'],
   preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyB());
-    const accepted = ctx.profile.startResponseB;
-    ctx.expect(
-      'LIFE-002',
-      started.variant !== undefined && accepted.includes(started.variant),
-      {
-        kind: 'variant',
-        message: `the start answered ${started.variant ?? 'no published variant'}`,
-        expected: accepted,
-        got: started.variant ?? jsonOf(started.exchange),
-        evidence: started.exchange,
-      },
-      `the start answered ${statusOf(started.exchange)} with variant ${started.variant}`,
-    );
+    expectStartVariant(ctx, 'LIFE-002', started, ctx.profile.startResponseB);
     await discard(ctx.http, started.id);
   },
 });
 
-export const runToCompletion = defineCheck({
-  name: 'lifecycle.run-to-completion',
-  category: 'lifecycle',
+export const runToCompletion = check('run-to-completion', ['LIFE-003', 'LIFE-004'], {
   title: 'A session runs to complete with a memo, and its outcomes are readable',
-  requirements: ['LIFE-003', 'LIFE-004'],
   preconditions: ['live'],
   async run(ctx) {
     const { id, session } = await completedSession(ctx, 'completion');
@@ -127,11 +115,8 @@ export const runToCompletion = defineCheck({
   },
 });
 
-export const continueSession = defineCheck({
-  name: 'lifecycle.continue',
-  category: 'lifecycle',
+export const continueSession = check('continue', ['LIFE-005'], {
   title: 'Continuing a complete session runs a further round',
-  requirements: ['LIFE-005'],
   preconditions: ['live'],
   async run(ctx) {
     const { id, session } = await completedSession(ctx, 'continue');
@@ -174,11 +159,8 @@ export const continueSession = defineCheck({
   },
 });
 
-export const fork = defineCheck({
-  name: 'lifecycle.fork',
-  category: 'lifecycle',
+export const fork = check('fork', ['LIFE-006'], {
   title: 'Forking creates a new session with the altered context',
-  requirements: ['LIFE-006'],
   preconditions: ['live'],
   async run(ctx) {
     const source = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('fork source')));
@@ -216,14 +198,11 @@ export const fork = defineCheck({
   },
 });
 
-export const cancel = defineCheck({
-  name: 'lifecycle.cancel',
-  category: 'lifecycle',
+export const cancel = check('cancel', ['LIFE-007', 'LIFE-008'], {
   title: 'Cancelling reconciles the credits',
-  requirements: ['LIFE-007', 'LIFE-008'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('cancel'), 10));
+    const started = await startMarkedSession(ctx, 'cancel', 10);
     const answer = await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {
       reason: 'A conformance run cancels it.',
     });
@@ -267,14 +246,11 @@ export const cancel = defineCheck({
   },
 });
 
-export const archive = defineCheck({
-  name: 'lifecycle.archive',
-  category: 'lifecycle',
+export const archive = check('archive', ['LIFE-009'], {
   title: 'Archiving a finished session keeps it readable',
-  requirements: ['LIFE-009'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('archive'), 1));
+    const started = await startMarkedSession(ctx, 'archive', 1);
     await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     const answer = await ctx.http.post(`/v1/sessions/${started.id}/archive`);
     const { exchange, session } = await readSession(ctx.http, started.id);
@@ -293,14 +269,11 @@ export const archive = defineCheck({
   },
 });
 
-export const deleteSession = defineCheck({
-  name: 'lifecycle.delete',
-  category: 'lifecycle',
+export const deleteSession = check('delete', ['LIFE-010'], {
   title: 'Deleting answers 204 and the session is 404 afterwards',
-  requirements: ['LIFE-010'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('delete'), 1));
+    const started = await startMarkedSession(ctx, 'delete', 1);
     await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     const answer = await ctx.http.delete(`/v1/sessions/${started.id}`);
     ctx.expect(
@@ -334,19 +307,12 @@ export const deleteSession = defineCheck({
   },
 });
 
-export const invalidTransition = defineCheck({
-  name: 'lifecycle.invalid-transition',
-  category: 'lifecycle',
+export const invalidTransition = check('invalid-transition', ['LIFE-011'], {
   title: 'Operations the state does not allow are 409 conflict',
-  requirements: ['LIFE-011'],
   preconditions: ['live'],
   async run(ctx) {
     // Only states the suite itself puts the session in, so no transition races the run.
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('transitions'), 10),
-    );
+    const started = await startMarkedSession(ctx, 'transitions', 10);
     await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     expectProblem(
       ctx,
@@ -375,12 +341,8 @@ export const invalidTransition = defineCheck({
   },
 });
 
-export const lineupBounds = defineCheck({
-  name: 'lifecycle.lineup-bounds',
-  category: 'lifecycle',
+export const lineupBounds = check('lineup-bounds', ['LIFE-012'], {
   title: 'A lineup outside 2 to 12 Synths is 400 invalid-request',
-  requirements: ['LIFE-012'],
-  preconditions: [],
   async run(ctx) {
     const library =
       ctx.target.synths.length >= 13

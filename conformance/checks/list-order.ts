@@ -7,8 +7,11 @@
 import type { Exchange } from '../harness/exchange.js';
 import { jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
-import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
-import { type CheckContext, defineCheck } from './types.js';
+import { discard, marker, startMarkedSession } from '../harness/sessions.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('pagination');
 
 type Dated = { id?: unknown; created_at?: unknown };
 
@@ -51,14 +54,11 @@ async function expectNewestFirst(
   );
 }
 
-export const newestFirst = defineCheck({
-  name: 'pagination.newest-first',
-  category: 'pagination',
+export const newestFirst = check('newest-first', ['PAGE-008'], {
   title: 'Decisions, share links and webhook subscriptions are listed newest first',
-  requirements: ['PAGE-008'],
   preconditions: ['live'],
   async run(ctx) {
-    const session = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('list order'), 1));
+    const session = await startMarkedSession(ctx, 'list order', 1);
     for (let index = 0; index < 3; index++) {
       await ctx.http.post(`/v1/sessions/${session.id}/decisions`, {
         decision: `Decision ${index + 1} of a conformance run.`,

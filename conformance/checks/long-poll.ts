@@ -5,10 +5,13 @@
  * checks run it at real speed, so a target that waited on its own clock would be judged the same.
  * @module
  */
-import { discard, marker, readSession, type SessionBody, startBodyA, startSession } from '../harness/sessions.js';
+import { discard, readSession, type SessionBody, startMarkedSession } from '../harness/sessions.js';
 import { delay } from '../harness/http.js';
 import { expectProblem } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('long-poll');
 
 function changed(before: SessionBody, after: SessionBody): boolean {
   return (
@@ -30,11 +33,7 @@ const longestRun = 10;
  * (`endedFirst`) unless it came back early with the change.
  */
 async function pollAcrossChange(ctx: CheckContext, waitMs: number) {
-  const session = await startSession(
-    ctx.http,
-    ctx.contract,
-    startBodyA(ctx.target.synths, marker('long-poll'), longestRun),
-  );
+  const session = await startMarkedSession(ctx, 'long-poll', longestRun);
   let { session: before } = await readSession(ctx.http, session.id);
   for (let quick = 0; ; quick++) {
     const started = Date.now();
@@ -52,11 +51,8 @@ async function pollAcrossChange(ctx: CheckContext, waitMs: number) {
   }
 }
 
-export const earlyReturn = defineCheck({
-  name: 'long-poll.early-return',
-  category: 'long-poll',
+export const earlyReturn = check('early-return', ['POLL-001'], {
   title: 'wait_ms answers as soon as the session changes',
-  requirements: ['POLL-001'],
   preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
@@ -90,20 +86,13 @@ export const earlyReturn = defineCheck({
   },
 });
 
-export const bound = defineCheck({
-  name: 'long-poll.bound',
-  category: 'long-poll',
+export const bound = check('bound', ['POLL-002'], {
   title: 'wait_ms on an unchanging session holds for its bound',
-  requirements: ['POLL-002'],
   preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
     await ctx.clock.withScale(1, async () => {
-      const session = await startSession(
-        ctx.http,
-        ctx.contract,
-        startBodyA(ctx.target.synths, marker('long-poll bound'), 1),
-      );
+      const session = await startMarkedSession(ctx, 'long-poll bound', 1);
       await ctx.http.post(`/v1/sessions/${session.id}/cancel`, {});
       const waitMs = 1_500;
       const started = Date.now();
@@ -126,12 +115,8 @@ export const bound = defineCheck({
   },
 });
 
-export const maxWait = defineCheck({
-  name: 'long-poll.max',
-  category: 'long-poll',
+export const maxWait = check('max', ['POLL-003'], {
   title: 'wait_ms above 60000 is 400 invalid-request',
-  requirements: ['POLL-003'],
-  preconditions: [],
   async run(ctx) {
     const exchange = await ctx.http.get('/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E', { query: { wait_ms: 60_001 } });
     expectProblem(ctx, 'POLL-003', exchange, 400, 'invalid-request', 'wait_ms=60001');

@@ -5,9 +5,20 @@
  */
 import { parseEventStream } from '../../src/contract/sse.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
-import { discard, marker, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import {
+  discard,
+  marker,
+  startBodyA,
+  startMarkedSession,
+  startSession,
+  terminalStatuses,
+  waitForSession,
+} from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('messages');
 
 /** Runs long enough that a message sent once the run has begun finds it still running: tried in turn. */
 const runLengths = [5, 8, 10] as const;
@@ -73,11 +84,8 @@ async function spokenMessages(
   return { exchange, spoken };
 }
 
-export const sendBackCheck = defineCheck({
-  name: 'messages.send-back',
-  category: 'messages',
+export const sendBackCheck = check('send-back', ['MSG-001', 'MSG-002'], {
   title: 'A message is taken up and the Synths sent back speak on it again',
-  requirements: ['MSG-001', 'MSG-002'],
   preconditions: ['live'],
   async run(ctx) {
     const sent = await messageRunningSession(ctx, (lineup) => messageTo(lineup.slice(0, 1)));
@@ -128,18 +136,11 @@ export const sendBackCheck = defineCheck({
   },
 });
 
-export const afterTheEnd = defineCheck({
-  name: 'messages.after-the-end',
-  category: 'messages',
+export const afterTheEnd = check('after-the-end', ['MSG-003'], {
   title: 'A session that has ended takes no messages',
-  requirements: ['MSG-003'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('late message'), 10),
-    );
+    const started = await startMarkedSession(ctx, 'late message', 10);
     await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     const answer = await ctx.http.post(`/v1/sessions/${started.id}/messages`, {
       content: 'Too late: the board has risen.',
@@ -148,11 +149,8 @@ export const afterTheEnd = defineCheck({
   },
 });
 
-export const offBoard = defineCheck({
-  name: 'messages.send-back-off-board',
-  category: 'messages',
+export const offBoard = check('send-back-off-board', ['MSG-004'], {
   title: 'Sending back a Synth who is not on the board is 409 conflict',
-  requirements: ['MSG-004'],
   preconditions: ['live'],
   async run(ctx) {
     for (const rounds of runLengths) {

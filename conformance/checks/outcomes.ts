@@ -7,9 +7,12 @@ import { completedSession } from '../harness/completed-session.js';
 import { expectEvent, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { delay } from '../harness/http.js';
-import { discard, marker, readSession, startBodyA, startSession, terminalStatuses } from '../harness/sessions.js';
+import { discard, readSession, startMarkedSession, terminalStatuses } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('outcomes');
 
 const formats = ['action_plan', 'report', 'decision_memo'] as const;
 
@@ -38,11 +41,8 @@ async function readyOutcomes(
   }
 }
 
-export const generate = defineCheck({
-  name: 'outcomes.generate',
-  category: 'outcomes',
+export const generate = check('generate', ['OUT-001'], {
   title: 'An action plan, a report and a memo are generated and become ready',
-  requirements: ['OUT-001'],
   preconditions: ['live'],
   async run(ctx) {
     const { id } = await completedSession(ctx, 'outcomes');
@@ -89,11 +89,8 @@ export const generate = defineCheck({
   },
 });
 
-export const readyEvent = defineCheck({
-  name: 'outcomes.ready-event',
-  category: 'outcomes',
+export const readyEvent = check('ready-event', ['OUT-002'], {
   title: 'A generated outcome triggers outcomes.ready',
-  requirements: ['OUT-002'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const watch = await watchEvent(ctx, 'outcomes.ready');
@@ -126,18 +123,11 @@ export const readyEvent = defineCheck({
   },
 });
 
-export const beforeCompletion = defineCheck({
-  name: 'outcomes.before-completion',
-  category: 'outcomes',
+export const beforeCompletion = check('before-completion', ['OUT-003'], {
   title: 'A session that has not completed has no outcomes yet',
-  requirements: ['OUT-003'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('early outcomes'), 10),
-    );
+    const started = await startMarkedSession(ctx, 'early outcomes', 10);
     const read = await ctx.http.get(`/v1/sessions/${started.id}/outcomes`);
     const generated = await ctx.http.post(`/v1/sessions/${started.id}/outcomes`, { format: 'report' });
     const { session } = await readSession(ctx.http, started.id);

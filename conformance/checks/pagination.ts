@@ -5,9 +5,12 @@
  */
 import { jsonOf } from '../harness/exchange.js';
 import { duplicatesOf, pageOf, walkList } from '../harness/pages.js';
-import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
+import { discard, marker, startBodyA, startMarkedSession, startSession } from '../harness/sessions.js';
 import { expectProblem } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('pagination');
 
 function cursorCheck(
   ctx: CheckContext,
@@ -34,11 +37,8 @@ function cursorCheck(
   }
 }
 
-export const walkUnderInserts = defineCheck({
-  name: 'pagination.walk-under-inserts',
-  category: 'pagination',
+export const walkUnderInserts = check('walk-under-inserts', ['PAGE-001', 'PAGE-002'], {
   title: 'A walk finds every earlier item once while another client inserts',
-  requirements: ['PAGE-001', 'PAGE-002'],
   preconditions: ['live'],
   async run(ctx) {
     const title = marker('pagination');
@@ -97,11 +97,8 @@ export const walkUnderInserts = defineCheck({
   },
 });
 
-export const limitHonoured = defineCheck({
-  name: 'pagination.limit',
-  category: 'pagination',
+export const limitHonoured = check('limit', ['PAGE-003', 'PAGE-004'], {
   title: 'Pages hold at most limit items, 20 by default',
-  requirements: ['PAGE-003', 'PAGE-004'],
   preconditions: ['live'],
   async run(ctx) {
     // `limit` is the most a page holds (the contract's Limit parameter): a shorter page while more follow
@@ -149,11 +146,8 @@ function flipped(cursor: string): string {
   return cursor.slice(0, index) + replacement + cursor.slice(index + 1);
 }
 
-export const tamperedCursor = defineCheck({
-  name: 'pagination.tampered-cursor',
-  category: 'pagination',
+export const tamperedCursor = check('tampered-cursor', ['PAGE-005'], {
   title: 'A cursor the list did not issue is 404 not-found',
-  requirements: ['PAGE-005'],
   preconditions: ['live'],
   async run(ctx) {
     const first = await ctx.http.get('/synths', { query: { limit: 5 } });
@@ -173,12 +167,8 @@ export const tamperedCursor = defineCheck({
   },
 });
 
-export const limitBounds = defineCheck({
-  name: 'pagination.limit-bounds',
-  category: 'pagination',
+export const limitBounds = check('limit-bounds', ['PAGE-006'], {
   title: 'A limit outside 1 to 100 is 400 invalid-request',
-  requirements: ['PAGE-006'],
-  preconditions: [],
   async run(ctx) {
     for (const limit of [0, 101]) {
       expectProblem(
@@ -193,14 +183,11 @@ export const limitBounds = defineCheck({
   },
 });
 
-export const everyList = defineCheck({
-  name: 'pagination.every-list',
-  category: 'pagination',
+export const everyList = check('every-list', ['PAGE-007', 'PAGE-002'], {
   title: 'Every list pages to its end',
-  requirements: ['PAGE-007', 'PAGE-002'],
   preconditions: ['live'],
   async run(ctx) {
-    const session = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('lists'), 1));
+    const session = await startMarkedSession(ctx, 'lists', 1);
     for (let index = 0; index < 3; index++) {
       await ctx.http.post(`/v1/sessions/${session.id}/decisions`, {
         decision: `Decision ${index + 1} of a conformance run.`,

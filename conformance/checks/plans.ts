@@ -7,9 +7,20 @@
 import { startEstimates } from '../harness/estimates.js';
 import { jsonOf } from '../harness/exchange.js';
 import { provisionKey } from '../harness/key-control.js';
-import { discard, marker, readSession, startBodyA, startBodyB, startSession } from '../harness/sessions.js';
+import {
+  discard,
+  marker,
+  readSession,
+  startBodyA,
+  startBodyB,
+  startMarkedSession,
+  startSession,
+} from '../harness/sessions.js';
 import { statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('plans');
 
 interface PlanBody {
   decision_brief?: { staffed_by?: unknown; lineup?: Array<{ synth?: unknown }> };
@@ -29,11 +40,8 @@ const lineupOf = (body: PlanBody | undefined): string[] =>
 const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((slug) => b.includes(slug));
 
-export const preview = defineCheck({
-  name: 'plans.preview',
-  category: 'plans',
+export const preview = check('preview', ['PLAN-001', 'PLAN-002'], {
   title: "A plan previews the board and the estimate, and the start's estimate agrees",
-  requirements: ['PLAN-001', 'PLAN-002'],
   preconditions: ['live'],
   async run(ctx) {
     const body = startBodyA(ctx.target.synths, marker('plan'), 2);
@@ -77,18 +85,11 @@ export const preview = defineCheck({
   },
 });
 
-export const sessionPlan = defineCheck({
-  name: 'plans.session-plan',
-  category: 'plans',
+export const sessionPlan = check('session-plan', ['PLAN-003'], {
   title: 'A session keeps its pre-flight plan',
-  requirements: ['PLAN-003'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('session plan'), 2),
-    );
+    const started = await startMarkedSession(ctx, 'session plan', 2);
     const { exchange, session } = await readSession(ctx.http, started.id);
     const answer = await ctx.http.get(`/v1/sessions/${started.id}/plan`);
     const plan = jsonOf(answer) as PlanBody | undefined;
@@ -119,11 +120,8 @@ export const sessionPlan = defineCheck({
   },
 });
 
-export const briefStaffing = defineCheck({
-  name: 'plans.brief-staffing',
-  category: 'plans',
+export const briefStaffing = check('brief-staffing', ['PLAN-004'], {
   title: 'The service staffs the board of a decision brief',
-  requirements: ['PLAN-004'],
   preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyB());
@@ -152,11 +150,8 @@ export const briefStaffing = defineCheck({
   },
 });
 
-export const shortBalance = defineCheck({
-  name: 'plans.short-balance',
-  category: 'plans',
+export const shortBalance = check('short-balance', ['PLAN-005'], {
   title: 'A plan made on a short balance says so, and the start it plans is refused at its estimate',
-  requirements: ['PLAN-005'],
   preconditions: ['live'],
   async run(ctx) {
     // A workspace of its own whose balance no session's estimate fits in (test control provisions it).
@@ -228,11 +223,8 @@ async function planAt(ctx: CheckContext, body: Record<string, unknown>, modelCla
   return { exchange, estimate, credits: credits!, addsUp };
 }
 
-export const modelClassPrice = defineCheck({
-  name: 'plans.model-class-price',
-  category: 'plans',
+export const modelClassPrice = check('model-class-price', ['PLAN-006'], {
   title: "A plan's price follows its model class, and the start is priced as planned",
-  requirements: ['PLAN-006'],
   preconditions: ['live'],
   async run(ctx) {
     const body = startBodyA(ctx.target.synths, marker('model class'), 2);

@@ -4,7 +4,7 @@
  * @module
  */
 import { type Exchange, jsonOf, mediaTypeOf } from '../harness/exchange.js';
-import type { CheckContext } from './types.js';
+import type { CheckContext } from '../harness/check.js';
 
 /** The last path segment of a problem's `type` (seed "Errors": it is the error slug). */
 export function problemSlug(exchange: Exchange): string | undefined {
@@ -51,4 +51,21 @@ export function expectProblem(
 /** The status of an exchange, for messages. */
 export function statusOf(exchange: Exchange): number | undefined {
   return exchange.response?.status;
+}
+
+/** Expects `exchange` to have answered `status`; a `status` failure with `message` otherwise. */
+export function expectStatus(
+  ctx: CheckContext,
+  requirement: string,
+  exchange: Exchange,
+  status: number,
+  message: string,
+  passMessage: string,
+): boolean {
+  return ctx.expect(
+    requirement,
+    statusOf(exchange) === status,
+    { kind: 'status', message, expected: status, got: statusOf(exchange), evidence: exchange },
+    passMessage,
+  );
 }

@@ -7,7 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { pathRelativeTo } from '../harness/contract.js';
 import { type Exchange, jsonOf, mediaTypeOf } from '../harness/exchange.js';
 import { expectProblem, problemSlug } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('problems');
 
 /** Signs of a leaked stack trace or internals (RFC 9457 §5: problems must not expose implementation details). */
 const leakPatterns: ReadonlyArray<[string, RegExp]> = [
@@ -37,12 +40,8 @@ function where(ctx: CheckContext, exchange: Exchange): string {
   return `${exchange.request.method} ${pathRelativeTo(ctx.target.baseUrl, exchange.request.url)} → ${exchange.response?.status}`;
 }
 
-export const everyError = defineCheck({
-  name: 'problems.every-error',
-  category: 'problems',
+export const everyError = check('every-error', ['PROB-001', 'PROB-002', 'PROB-003', 'PROB-004', 'PROB-005'], {
   title: 'Every error response of the run is a well-formed problem',
-  requirements: ['PROB-001', 'PROB-002', 'PROB-003', 'PROB-004', 'PROB-005'],
-  preconditions: [],
   phase: 'sweep',
   async run(ctx) {
     const errors = ctx.exchanges().filter((exchange) => (exchange.response?.status ?? 0) >= 400);
@@ -144,12 +143,8 @@ export const everyError = defineCheck({
   },
 });
 
-export const invalidBody = defineCheck({
-  name: 'problems.invalid-body',
-  category: 'problems',
+export const invalidBody = check('invalid-body', ['PROB-006', 'PROB-007'], {
   title: 'A body that fails its schema is 400 invalid-request with pointers',
-  requirements: ['PROB-006', 'PROB-007'],
-  preconditions: [],
   async run(ctx) {
     const cases: Array<[string, string, unknown]> = [
       [
@@ -185,70 +180,44 @@ export const invalidBody = defineCheck({
   },
 });
 
-export const malformedJson = defineCheck({
-  name: 'problems.malformed-json',
-  category: 'problems',
+/** Starts a session with `body` sent as it is, under `contentType`. */
+const postSessionText = (ctx: CheckContext, body: string, contentType: string): Promise<Exchange> =>
+  ctx.http.send({ method: 'POST', path: '/v1/sessions', body, headers: { 'content-type': contentType } });
+
+export const malformedJson = check('malformed-json', ['PROB-008'], {
   title: 'A body that is not well-formed JSON is 400 invalid-request',
-  requirements: ['PROB-008'],
-  preconditions: [],
   async run(ctx) {
-    const exchange = await ctx.http.send({
-      method: 'POST',
-      path: '/v1/sessions',
-      body: '{"mode": "boardroom", "synths": [',
-      headers: { 'content-type': 'application/json' },
-    });
+    const exchange = await postSessionText(ctx, '{"mode": "boardroom", "synths": [', 'application/json');
     expectProblem(ctx, 'PROB-008', exchange, 400, 'invalid-request', 'POST /v1/sessions with truncated JSON');
   },
 });
 
-export const unsupportedMediaType = defineCheck({
-  name: 'problems.unsupported-media-type',
-  category: 'problems',
+export const unsupportedMediaType = check('unsupported-media-type', ['PROB-009'], {
   title: 'A body that is not JSON is 415 unsupported-media-type',
-  requirements: ['PROB-009'],
-  preconditions: [],
   async run(ctx) {
-    const exchange = await ctx.http.send({
-      method: 'POST',
-      path: '/v1/sessions',
-      body: 'mode=boardroom&rounds=2',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const exchange = await postSessionText(ctx, 'mode=boardroom&rounds=2', 'application/x-www-form-urlencoded');
     expectProblem(ctx, 'PROB-009', exchange, 415, 'unsupported-media-type', 'POST /v1/sessions with a form body');
   },
 });
 
-export const payloadTooLarge = defineCheck({
-  name: 'problems.payload-too-large',
-  category: 'problems',
+export const payloadTooLarge = check('payload-too-large', ['PROB-010'], {
   title: 'A body over 1 MiB is 413 payload-too-large',
-  requirements: ['PROB-010'],
-  preconditions: [],
   async run(ctx) {
     const exchange = await ctx.http.post('/v1/sessions', { mode: 'boardroom', context: 'x'.repeat(1_100_000) });
     expectProblem(ctx, 'PROB-010', exchange, 413, 'payload-too-large', 'POST /v1/sessions with a 1.1 MB body');
   },
 });
 
-export const unknownPath = defineCheck({
-  name: 'problems.unknown-path',
-  category: 'problems',
+export const unknownPath = check('unknown-path', ['PROB-011'], {
   title: 'A path the API does not have is 404 not-found',
-  requirements: ['PROB-011'],
-  preconditions: [],
   async run(ctx) {
     const exchange = await ctx.http.get(`/v1/no-such-resource-${randomBytes(4).toString('hex')}`);
     expectProblem(ctx, 'PROB-011', exchange, 404, 'not-found', 'GET of an unknown path');
   },
 });
 
-export const unknownMethod = defineCheck({
-  name: 'problems.unknown-method',
-  category: 'problems',
+export const unknownMethod = check('unknown-method', ['PROB-012'], {
   title: 'A method a path does not offer is 405 with Allow',
-  requirements: ['PROB-012'],
-  preconditions: [],
   async run(ctx) {
     // No body, so the method is the only thing wrong with the request.
     const exchange = await ctx.http.send({ method: 'DELETE', path: '/v1/sessions' });
@@ -271,12 +240,8 @@ export const unknownMethod = defineCheck({
   },
 });
 
-export const invalidQuery = defineCheck({
-  name: 'problems.invalid-query',
-  category: 'problems',
+export const invalidQuery = check('invalid-query', ['PROB-013'], {
   title: 'A query parameter that fails its schema is 400 invalid-request',
-  requirements: ['PROB-013'],
-  preconditions: [],
   async run(ctx) {
     for (const limit of ['many', '-5']) {
       const exchange = await ctx.http.get('/v1/sessions', { query: { limit } });
@@ -285,11 +250,8 @@ export const invalidQuery = defineCheck({
   },
 });
 
-export const notFound = defineCheck({
-  name: 'problems.not-found',
-  category: 'problems',
+export const notFound = check('not-found', ['PROB-014'], {
   title: 'Every operation on a session that does not exist is 404 not-found',
-  requirements: ['PROB-014'],
   preconditions: ['live'],
   async run(ctx) {
     const id = `ses_${randomBytes(16).toString('hex').slice(0, 26)}`;

@@ -7,7 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('rate-limits');
 
 /** `"<bucket>";r=<remaining>;t=<reset>` or `"<bucket>";q=<quota>;w=<window>` (draft-ietf-httpapi-ratelimit-headers-10). */
 function fieldsOf(value: string | undefined): { bucket: string; values: Record<string, number> } | undefined {
@@ -32,11 +35,8 @@ function spend(
 
 const maxRequests = 400;
 
-export const quota = defineCheck({
-  name: 'rate-limits.quota',
-  category: 'rate-limits',
+export const quota = check('quota', ['RATE-001', 'RATE-002', 'RATE-003', 'RATE-004', 'RATE-005'], {
   title: 'Past its quota a key gets a truthful 429; other keys do not',
-  requirements: ['RATE-001', 'RATE-002', 'RATE-003', 'RATE-004', 'RATE-005'],
   preconditions: ['live', 'opt-in'],
   phase: 'exclusive',
   async run(ctx) {

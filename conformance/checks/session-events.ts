@@ -5,21 +5,16 @@
  * @module
  */
 import { bodyOf, deliveryEvidence, deliverySchemaProblems } from '../harness/deliveries.js';
+import { endedSession } from '../harness/completed-session.js';
 import { jsonOf } from '../harness/exchange.js';
 import type { Delivery } from '../harness/receiver.js';
-import {
-  discard,
-  marker,
-  readSession,
-  sessionIdOf,
-  startBodyA,
-  startSession,
-  terminalStatuses,
-  waitForSession,
-} from '../harness/sessions.js';
+import { discard, marker, readSession, sessionIdOf, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { causeCancellation, refusalReason, subscribe, type Subscription } from '../harness/subscriptions.js';
 import { statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('session-events');
 
 /** The event of a delivered body, in either published envelope (`event` or `type`). */
 function eventOf(delivery: Delivery): { event: unknown; data: Record<string, unknown> } {
@@ -112,21 +107,11 @@ async function completed(
   purpose: string,
   title = marker(purpose),
 ): Promise<{ id: string; session: Record<string, unknown> }> {
-  const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, title, 1));
-  const session = await waitForSession(
-    ctx.http,
-    started.id,
-    (body) => terminalStatuses.has(String(body.status)),
-    ctx.timeouts.sessionMs,
-  );
-  return { id: started.id, session };
+  return endedSession(ctx, title);
 }
 
-export const created = defineCheck({
-  name: 'session-events.created',
-  category: 'session-events',
+export const created = check('created', ['SEVT-001'], {
   title: 'Starting a session delivers session.created',
-  requirements: ['SEVT-001'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     // session.cancelled, in every event list, marks the end of the session's events: once it arrived, a
@@ -148,11 +133,8 @@ export const created = defineCheck({
   },
 });
 
-export const continued = defineCheck({
-  name: 'session-events.continued',
-  category: 'session-events',
+export const continued = check('continued', ['SEVT-002'], {
   title: 'Continuing a session delivers session.continued',
-  requirements: ['SEVT-002'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const subscription = await subscribeOrSkip(ctx, ['session.continued'], ['SEVT-002']);
@@ -177,11 +159,8 @@ export const continued = defineCheck({
   },
 });
 
-export const reconvene = defineCheck({
-  name: 'session-events.reconvene',
-  category: 'session-events',
+export const reconvene = check('reconvene', ['SEVT-003', 'SEVT-004'], {
   title: 'Reconvening a decided session creates a new round session and delivers session.reconvened',
-  requirements: ['SEVT-003', 'SEVT-004'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const subscribed = await subscribe(ctx, ['session.reconvened']);
@@ -253,11 +232,8 @@ export const reconvene = defineCheck({
   },
 });
 
-export const failed = defineCheck({
-  name: 'session-events.failed',
-  category: 'session-events',
+export const failed = check('failed', ['SEVT-005'], {
   title: 'A run that errors ends failed and delivers session.failed',
-  requirements: ['SEVT-005'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const subscription = await subscribeOrSkip(ctx, ['session.failed'], ['SEVT-005']);

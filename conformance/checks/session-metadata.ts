@@ -4,9 +4,11 @@
  * @module
  */
 import { jsonOf } from '../harness/exchange.js';
-import { discard, marker, readSession, startBodyA, startSession } from '../harness/sessions.js';
+import { discard, marker, readSession, startMarkedSession } from '../harness/sessions.js';
 import { statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('lifecycle');
 
 type Metadata = Record<string, unknown>;
 
@@ -15,14 +17,11 @@ function metadataOf(session: Record<string, unknown>): Metadata {
   return metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? (metadata as Metadata) : {};
 }
 
-export const metadataUpdate = defineCheck({
-  name: 'lifecycle.metadata-update',
-  category: 'lifecycle',
+export const metadataUpdate = check('metadata-update', ['LIFE-013', 'LIFE-014'], {
   title: 'PATCH sets the title and merges the metadata',
-  requirements: ['LIFE-013', 'LIFE-014'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('metadata'), 1));
+    const started = await startMarkedSession(ctx, 'metadata', 1);
     try {
       const title = marker('metadata renamed');
       const set = await ctx.http.patch(`/v1/sessions/${started.id}`, {

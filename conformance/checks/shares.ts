@@ -10,7 +10,10 @@ import { walkList } from '../harness/pages.js';
 import { noSharePage, sharePageOf, showsSession } from '../harness/share-page.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('shares');
 
 interface ShareBody {
   id?: unknown;
@@ -51,11 +54,8 @@ async function listedShares(
   };
 }
 
-export const createAndList = defineCheck({
-  name: 'shares.create-and-list',
-  category: 'shares',
+export const createAndList = check('create-and-list', ['SHARE-001', 'SHARE-002'], {
   title: 'Public and password links are created and listed; the password never comes back',
-  requirements: ['SHARE-001', 'SHARE-002'],
   preconditions: ['live'],
   async run(ctx) {
     const session = await sharedSession(ctx, 'shares');
@@ -103,11 +103,8 @@ export const createAndList = defineCheck({
   },
 });
 
-export const revoke = defineCheck({
-  name: 'shares.revoke',
-  category: 'shares',
+export const revoke = check('revoke', ['SHARE-003', 'SHARE-006', 'SHARE-009'], {
   title: 'A revoked link is marked revoked and opens nothing',
-  requirements: ['SHARE-003', 'SHARE-006', 'SHARE-009'],
   preconditions: ['live'],
   async run(ctx) {
     const session = await sharedSession(ctx, 'revoked share');
@@ -158,11 +155,8 @@ export const revoke = defineCheck({
   },
 });
 
-export const pagePublic = defineCheck({
-  name: 'shares.page-public',
-  category: 'shares',
+export const pagePublic = check('page-public', ['SHARE-004'], {
   title: 'A public link opens the session',
-  requirements: ['SHARE-004'],
   preconditions: ['live'],
   async run(ctx) {
     const session = await sharedSession(ctx, 'public share');
@@ -189,11 +183,8 @@ export const pagePublic = defineCheck({
   },
 });
 
-export const pagePassword = defineCheck({
-  name: 'shares.page-password',
-  category: 'shares',
+export const pagePassword = check('page-password', ['SHARE-005'], {
   title: 'A protected link opens only with the right password',
-  requirements: ['SHARE-005'],
   preconditions: ['live'],
   async run(ctx) {
     const session = await sharedSession(ctx, 'protected share');
@@ -232,11 +223,8 @@ export const pagePassword = defineCheck({
   },
 });
 
-export const shareEvents = defineCheck({
-  name: 'shares.events',
-  category: 'shares',
+export const shareEvents = check('events', ['SHARE-007', 'SHARE-008'], {
   title: 'share.created and share.viewed are delivered',
-  requirements: ['SHARE-007', 'SHARE-008'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const [created, viewed] = [await watchEvent(ctx, 'share.created'), await watchEvent(ctx, 'share.viewed')];
@@ -307,11 +295,8 @@ export const shareEvents = defineCheck({
 /** More wrong passwords than any limit on guessing should allow in one window. */
 const guesses = 20;
 
-export const passwordGuesses = defineCheck({
-  name: 'shares.password-guesses',
-  category: 'shares',
+export const passwordGuesses = check('password-guesses', ['SHARE-010'], {
   title: 'Password guessing on a protected link is limited',
-  requirements: ['SHARE-010'],
   preconditions: ['live'],
   // The guesses are counted in a window of the target's time: at real speed, so the window outlasts them.
   phase: 'exclusive',

@@ -4,26 +4,21 @@
  * @module
  */
 import { jsonOf } from '../harness/exchange.js';
-import { marker, readSession, startBodyA, startSession } from '../harness/sessions.js';
+import { marker, readSession, startBodyA, startMarkedSession, startSession } from '../harness/sessions.js';
 import { openStream, sentEventsOf } from './sse.js';
 import { statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('sse');
 
 /** Real time the stream of an ended session may take to replay and close, plus the target's pace (harness/pace.ts). */
 const endedStreamMs = 15_000;
 
-export const cancelledEnd = defineCheck({
-  name: 'sse.cancelled-end',
-  category: 'sse',
+export const cancelledEnd = check('cancelled-end', ['SSE-008'], {
   title: 'The stream of a cancelled session ends with session.cancelled',
-  requirements: ['SSE-008'],
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('stream cancelled'), 10),
-    );
+    const started = await startMarkedSession(ctx, 'stream cancelled', 10);
     const cancelled = await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
     if (statusOf(cancelled) !== 200) {
       ctx.skip('SSE-008', `the session ended before it could be cancelled (cancel answered ${statusOf(cancelled)})`);
@@ -69,11 +64,8 @@ export const cancelledEnd = defineCheck({
  */
 const failingTitle = (label: string): string => `${marker(label)} [simulate:upstream_error]`;
 
-export const failedEnd = defineCheck({
-  name: 'sse.failed-end',
-  category: 'sse',
+export const failedEnd = check('failed-end', ['SSE-009'], {
   title: 'The stream of a failed run ends with session.failed',
-  requirements: ['SSE-009'],
   preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, {

@@ -9,9 +9,12 @@ import { type Contract, pathRelativeTo } from '../harness/contract.js';
 import { mediaTypeOf } from '../harness/exchange.js';
 import { readEventStream, type StreamReading } from '../harness/event-stream.js';
 import { TransportError } from '../harness/http.js';
-import { discard, marker, startBodyA, startSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import { discard, startMarkedSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { dataSchemaOf } from '../harness/validate-exchange.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('sse');
 
 const terminalEvents = ['session.complete', 'session.failed', 'session.cancelled'];
 
@@ -60,14 +63,11 @@ export function sentEventsOf(reading: StreamReading): ParsedEvent[] {
   return reading.connections.flatMap((connection) => parseEventStream(connection.exchange.response?.body ?? '').events);
 }
 
-export const streamRun = defineCheck({
-  name: 'sse.stream-run',
-  category: 'sse',
+export const streamRun = check('stream-run', ['SSE-001', 'SSE-002', 'SSE-003', 'SSE-005', 'SSE-006'], {
   title: 'A session stream read to its end with EventSource',
-  requirements: ['SSE-001', 'SSE-002', 'SSE-003', 'SSE-005', 'SSE-006'],
   preconditions: ['live'],
   async run(ctx) {
-    const session = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('stream'), 2));
+    const session = await startMarkedSession(ctx, 'stream', 2);
     const reading = await openStream(ctx, session.id);
     const first = reading.connections[0]?.exchange;
     const evidence = reading.connections.map((connection) => connection.exchange);
@@ -228,14 +228,11 @@ async function streamCloses(ctx: CheckContext, id: string): Promise<boolean> {
   }
 }
 
-export const resume = defineCheck({
-  name: 'sse.resume',
-  category: 'sse',
+export const resume = check('resume', ['SSE-004'], {
   title: 'A reconnect with Last-Event-ID loses and repeats nothing',
-  requirements: ['SSE-004'],
   preconditions: ['live'],
   async run(ctx) {
-    const session = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('resume'), 2));
+    const session = await startMarkedSession(ctx, 'resume', 2);
     const reading = await openStream(ctx, session.id, { cutAfterEvents: 2 });
     const evidence = reading.connections.map((connection) => connection.exchange);
     const second = reading.connections[1];
@@ -279,17 +276,14 @@ export const resume = defineCheck({
   },
 });
 
-export const finite = defineCheck({
-  name: 'sse.finite',
-  category: 'sse',
+export const finite = check('finite', ['SSE-007'], {
   title: 'finite=true sends what is recorded and closes',
-  requirements: ['SSE-007'],
   preconditions: ['live'],
   // At real speed a ten-round session is still running when the finite stream must already have closed.
   phase: 'exclusive',
   async run(ctx) {
     await ctx.clock.withScale(1, async () => {
-      const session = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('finite'), 10));
+      const session = await startMarkedSession(ctx, 'finite', 10);
       for (const moment of ['while running', 'once cancelled']) {
         if (moment === 'once cancelled') {
           await ctx.http.post(`/v1/sessions/${session.id}/cancel`);

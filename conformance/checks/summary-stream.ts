@@ -8,9 +8,12 @@ import type { Contract } from '../harness/contract.js';
 import { mediaTypeOf } from '../harness/exchange.js';
 import { readEventStream, type StreamReading } from '../harness/event-stream.js';
 import { TransportError } from '../harness/http.js';
-import { marker, startBodyA, startSession } from '../harness/sessions.js';
+import { startMarkedSession } from '../harness/sessions.js';
 import { dataSchemaOf } from '../harness/validate-exchange.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('summary-stream');
 
 const names = ['summary.update', 'summary.final'];
 const rounds = 2;
@@ -70,18 +73,11 @@ async function closes(ctx: CheckContext, id: string): Promise<boolean> {
   }
 }
 
-export const summaryRun = defineCheck({
-  name: 'summary-stream.run',
-  category: 'summary-stream',
+export const summaryRun = check('run', ['SUMM-001', 'SUMM-002', 'SUMM-003'], {
   title: 'The live summary streams a round at a time, ends with its final, and resumes',
-  requirements: ['SUMM-001', 'SUMM-002', 'SUMM-003'],
   preconditions: ['live'],
   async run(ctx) {
-    const session = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('summary'), rounds),
-    );
+    const session = await startMarkedSession(ctx, 'summary', rounds);
     const reading = await read(ctx, session.id);
     const first = reading.connections[0]?.exchange;
     const evidence = reading.connections.map((connection) => connection.exchange);

@@ -7,7 +7,9 @@ import { newEntries, readCredits } from '../harness/credits.js';
 import { jsonOf } from '../harness/exchange.js';
 import { ownWorkspaceOrShared } from '../harness/key-control.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('synth-chat');
 
 interface Reply {
   conversation_id?: unknown;
@@ -16,11 +18,8 @@ interface Reply {
   credits_charged?: unknown;
 }
 
-export const conversation = defineCheck({
-  name: 'synth-chat.conversation',
-  category: 'synth-chat',
+export const conversation = check('conversation', ['CHAT-001', 'CHAT-002', 'CHAT-003'], {
   title: 'A Synth answers 1-on-1, the conversation goes on, and each turn is billed',
-  requirements: ['CHAT-001', 'CHAT-002', 'CHAT-003'],
   preconditions: ['live'],
   async run(ctx) {
     // A workspace of its own when the test control provides one, so that other checks' ledger entries

@@ -9,7 +9,9 @@ import { jsonOf } from '../harness/exchange.js';
 import { provisionKey } from '../harness/key-control.js';
 import { discard, marker, sessionIdOf, startBodyA } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('tiers');
 
 /** The tiers below Ultra, where the API is not available. */
 const belowUltra = ['free', 'pro', 'max'];
@@ -24,11 +26,8 @@ function lineup(synths: readonly string[], size: number): string[] {
   return library.slice(0, size);
 }
 
-export const belowUltraCheck = defineCheck({
-  name: 'tiers.below-ultra',
-  category: 'tiers',
+export const belowUltraCheck = check('below-ultra', ['TIER-001'], {
   title: 'Keys of tiers below Ultra are 403 tier-required',
-  requirements: ['TIER-001'],
   preconditions: ['live'],
   async run(ctx) {
     // Without test control, the tiers below Ultra that --tier-key names.
@@ -64,11 +63,8 @@ export const belowUltraCheck = defineCheck({
   },
 });
 
-export const synthCapsCheck = defineCheck({
-  name: 'tiers.synth-caps',
-  category: 'tiers',
+export const synthCapsCheck = check('synth-caps', ['TIER-002'], {
   title: 'Lineups above the Synth cap of the tier are 403 tier-required',
-  requirements: ['TIER-002'],
   preconditions: ['live'],
   async run(ctx) {
     const below =
@@ -119,11 +115,8 @@ export const synthCapsCheck = defineCheck({
   },
 });
 
-export const creditsTier = defineCheck({
-  name: 'tiers.credits-tier',
-  category: 'tiers',
+export const creditsTier = check('credits-tier', ['TIER-003'], {
   title: "GET /credits names the workspace's tier",
-  requirements: ['TIER-003'],
   preconditions: ['live'],
   async run(ctx) {
     const credits = await readCredits(ctx.http);

@@ -7,7 +7,9 @@ import { jsonOf } from '../harness/exchange.js';
 import { acceptedStartA, mapsVersions } from '../harness/profiles.js';
 import { discard, startBodyA, startSession } from '../harness/sessions.js';
 import { expectProblem } from './problem-shape.js';
-import { defineCheck } from './types.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('versioning');
 
 const versionHeader = 'x-service-api-version';
 
@@ -21,12 +23,8 @@ export function isDateVersion(value: string | undefined): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value ?? '');
 }
 
-export const everyResponseVersioned = defineCheck({
-  name: 'versioning.every-response',
-  category: 'versioning',
+export const everyResponseVersioned = check('every-response', ['VER-001'], {
   title: 'Every response carries a date-shaped X-Service-API-Version',
-  requirements: ['VER-001'],
-  preconditions: [],
   phase: 'sweep',
   async run(ctx) {
     const answered = ctx.exchanges().filter((exchange) => exchange.response !== undefined);
@@ -46,11 +44,8 @@ export const everyResponseVersioned = defineCheck({
   },
 });
 
-export const pinEcho = defineCheck({
-  name: 'versioning.pin-echo',
-  category: 'versioning',
+export const pinEcho = check('pin-echo', ['VER-002'], {
   title: 'A pinned supported version is answered as that version',
-  requirements: ['VER-002'],
   preconditions: ['live'],
   async run(ctx) {
     for (const version of ctx.contract.apiVersions) {
@@ -75,11 +70,8 @@ export const pinEcho = defineCheck({
   },
 });
 
-export const unknownVersion = defineCheck({
-  name: 'versioning.unknown-version',
-  category: 'versioning',
+export const unknownVersion = check('unknown-version', ['VER-003'], {
   title: 'A pin to an unknown version is 400 invalid-request',
-  requirements: ['VER-003'],
   preconditions: ['live'],
   async run(ctx) {
     for (const version of ['1999-01-01', 'v1']) {
@@ -92,11 +84,8 @@ export const unknownVersion = defineCheck({
   },
 });
 
-export const pinnedBehaviour = defineCheck({
-  name: 'versioning.pinned-behaviour',
-  category: 'versioning',
+export const pinnedBehaviour = check('pinned-behaviour', ['VER-004'], {
   title: "A pinned request gets its version's start response",
-  requirements: ['VER-004'],
   preconditions: ['live'],
   async run(ctx) {
     if (!mapsVersions(ctx.profile)) {
@@ -128,12 +117,8 @@ export const pinnedBehaviour = defineCheck({
   },
 });
 
-export const healthVersion = defineCheck({
-  name: 'versioning.health-version',
-  category: 'versioning',
+export const healthVersion = check('health-version', ['VER-005'], {
   title: 'The health probe reports the version of its header',
-  requirements: ['VER-005'],
-  preconditions: [],
   async run(ctx) {
     const exchange = await ctx.anonymous.get('/v1/health');
     const reported = (jsonOf(exchange) as { api_version?: unknown } | undefined)?.api_version;

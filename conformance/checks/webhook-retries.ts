@@ -22,8 +22,11 @@ import {
 } from '../harness/subscriptions.js';
 import { statusOf } from './problem-shape.js';
 import { delay } from '../harness/http.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
 import { create } from './webhook-subscriptions.js';
+
+const check = checksOf('webhooks');
 
 const minute = 60_000;
 /** Real time the suite budgets for each wait when the target's clock can be changed. */
@@ -97,11 +100,8 @@ async function attemptsOf(
   return { attempts, exchange };
 }
 
-export const retrySchedule = defineCheck({
-  name: 'webhooks.retry-schedule',
-  category: 'webhooks',
+export const retrySchedule = check('retry-schedule', ['HOOK-008', 'HOOK-010', 'HOOK-013'], {
   title: 'A failing receiver gets retries on the published schedule',
-  requirements: ['HOOK-008', 'HOOK-010', 'HOOK-013'],
   preconditions: ['live', 'receiver-reachable'],
   phase: 'exclusive',
   async run(ctx) {
@@ -429,11 +429,8 @@ function checkResigning(ctx: CheckContext, failing: Subscription, complete: bool
   );
 }
 
-export const pause = defineCheck({
-  name: 'webhooks.pause',
-  category: 'webhooks',
+export const pause = check('pause', ['HOOK-009', 'HOOK-014', 'HOOK-018'], {
   title: '10 consecutive failed deliveries pause the subscription',
-  requirements: ['HOOK-009', 'HOOK-014', 'HOOK-018'],
   preconditions: ['live', 'receiver-reachable'],
   phase: 'exclusive',
   async run(ctx) {

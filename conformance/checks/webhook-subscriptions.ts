@@ -10,7 +10,10 @@ import { walkList } from '../harness/pages.js';
 import type { Answer, ReceiverEndpoint } from '../harness/receiver.js';
 import { marker } from '../harness/sessions.js';
 import { statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import type { CheckContext } from '../harness/check.js';
+import { checksOf } from './define.js';
+
+const check = checksOf('webhooks');
 
 interface SubscriptionBody {
   id?: unknown;
@@ -49,11 +52,8 @@ export async function create(
 const sameSet = (a: unknown, b: readonly string[]): boolean =>
   Array.isArray(a) && a.length === b.length && b.every((one) => a.includes(one));
 
-export const update = defineCheck({
-  name: 'webhooks.update',
-  category: 'webhooks',
+export const update = check('update', ['HOOK-015'], {
   title: 'PATCH changes the label and the event filter of a subscription',
-  requirements: ['HOOK-015'],
   preconditions: ['live'],
   async run(ctx) {
     const created = await create(ctx, '/v1/webhooks', marker('webhook update'), ['session.complete']);
@@ -93,11 +93,8 @@ async function listed(client: HttpClient, path: string, id: string): Promise<boo
   return walk.pages.some((page) => page.items.some((item) => (item as { id?: unknown }).id === id));
 }
 
-export const unversionedPaths = defineCheck({
-  name: 'webhooks.unversioned-paths',
-  category: 'webhooks',
+export const unversionedPaths = check('unversioned-paths', ['HOOK-016', 'HOOK-017'], {
   title: 'The unversioned /webhooks paths act on the subscriptions of /v1/webhooks',
-  requirements: ['HOOK-016', 'HOOK-017'],
   preconditions: ['live'],
   async run(ctx) {
     const probe = await ctx.http.get('/webhooks', { query: { limit: 1 } });

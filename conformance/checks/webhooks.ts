@@ -3,6 +3,8 @@
  * timestamp, headers, id, body), the deliveries listing and the URL guard.
  * @module
  */
+import { webhookDelivery } from '../../src/contract/extensions.js';
+import { loadContract } from '../../src/contract/load.js';
 import { jsonOf } from '../harness/exchange.js';
 import {
   bodyOf,
@@ -19,28 +21,17 @@ import {
 } from '../harness/deliveries.js';
 import { type Exchange, mediaTypeOf } from '../harness/exchange.js';
 import { pageOf, walkList } from '../harness/pages.js';
-import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
-import { causeCancellation, refusalReason, subscribe } from '../harness/subscriptions.js';
+import { discard, startMarkedSession } from '../harness/sessions.js';
+import { causeCancellation, refusalReason, subscribe, subscribeToCancellations } from '../harness/subscriptions.js';
 import { statusOf } from './problem-shape.js';
-import { type CheckContext, defineCheck } from './types.js';
+import { checksOf } from './define.js';
 
-const toleranceMs = 300_000;
+const check = checksOf('webhooks');
 
-/** The event lists of the seed's four variants (`x-webhook-delivery.event_lists`). */
-function publishedEventLists(ctx: CheckContext): Map<number, string[]> {
-  const delivery = (
-    ctx.contract.document as unknown as {
-      'x-webhook-delivery': { event_lists: { variants: Array<{ variant: number; events: string[] }> } };
-    }
-  )['x-webhook-delivery'];
-  return new Map(delivery.event_lists.variants.map(({ variant, events }) => [variant, events]));
-}
+const toleranceMs = webhookDelivery(loadContract()).replayToleranceSeconds * 1000;
 
-export const subscribeCheck = defineCheck({
-  name: 'webhooks.subscribe',
-  category: 'webhooks',
+export const subscribeCheck = check('subscribe', ['HOOK-001'], {
   title: 'Subscribing returns the secret once',
-  requirements: ['HOOK-001'],
   preconditions: ['live'],
   async run(ctx) {
     const subscribed = await subscribe(ctx, ['session.complete']);
@@ -91,11 +82,8 @@ export const subscribeCheck = defineCheck({
   },
 });
 
-export const delivery = defineCheck({
-  name: 'webhooks.delivery',
-  category: 'webhooks',
+export const delivery = check('delivery', ['HOOK-002', 'HOOK-003', 'HOOK-004', 'HOOK-005', 'HOOK-006', 'HOOK-012'], {
   title: 'Deliveries are signed, timely, unique, well-formed and filtered',
-  requirements: ['HOOK-002', 'HOOK-003', 'HOOK-004', 'HOOK-005', 'HOOK-006', 'HOOK-012'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const subscribedEvents = ['session.complete', 'session.cancelled'];
@@ -107,11 +95,7 @@ export const delivery = defineCheck({
       return;
     }
     const { subscription } = subscribed;
-    const completed = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('webhook complete'), 1),
-    );
+    const completed = await startMarkedSession(ctx, 'webhook complete', 1);
     await causeCancellation(ctx);
     const arrived = await subscription.endpoint.waitFor(
       (deliveries) =>
@@ -134,7 +118,7 @@ export const delivery = defineCheck({
         evidence,
       });
     }
-    const lists = publishedEventLists(ctx);
+    const lists = webhookDelivery(ctx.contract.document).eventLists;
     const allowed = new Set(ctx.profile.eventLists.flatMap((variant) => lists.get(variant) ?? []));
     // Webhooks are delivered at least once: the same delivery sent twice keeps its id (HOOK-013 covers
     // retries); two different deliveries must never share one.
@@ -261,11 +245,8 @@ export const delivery = defineCheck({
   },
 });
 
-export const deliveriesListing = defineCheck({
-  name: 'webhooks.deliveries-listing',
-  category: 'webhooks',
+export const deliveriesListing = check('deliveries-listing', ['HOOK-007'], {
   title: 'The deliveries listing shows the attempts the receiver saw',
-  requirements: ['HOOK-007'],
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const subscribed = await subscribe(ctx, ['session.cancelled']);
@@ -324,27 +305,15 @@ export const deliveriesListing = defineCheck({
  * address `0.0.0.0`, which Linux and macOS connect to the host itself: a server without the guard reaches
  * the receiver, and one that lets loopback through for testing still refuses it.
  */
-export const urlGuard = defineCheck({
-  name: 'webhooks.url-guard',
-  category: 'webhooks',
+export const urlGuard = check('url-guard', ['HOOK-011'], {
   title: 'Nothing is delivered to an address that is not public',
-  requirements: ['HOOK-011'],
   preconditions: ['live'],
   async run(ctx) {
     const endpoint = (await ctx.receiver()).endpoint(200);
     const url = new URL(endpoint.url);
     url.hostname = '0.0.0.0';
-    const created = await ctx.http.post('/v1/webhooks', {
-      label: marker('guard'),
-      url: url.href,
-      events: ['session.cancelled'],
-    });
-    const body = (jsonOf(created) ?? {}) as { subscription?: { id?: unknown }; signing_secret?: unknown };
-    if (typeof body.signing_secret === 'string') {
-      ctx.secrets.add(body.signing_secret);
-    }
-    const id = body.subscription?.id;
-    if (typeof id !== 'string') {
+    const { created, id } = await subscribeToCancellations(ctx, 'guard', url.href);
+    if (id === undefined) {
       ctx.fail('HOOK-011', {
         kind: 'status',
         message: `a subscription to ${url.href} answered ${statusOf(created)}: its URL is schema-valid, so the guard belongs to delivery`,

@@ -1,8 +1,9 @@
 /**
- * A session run to completion, for the checks of what follows it (outcomes, exports, actions).
+ * A session run to its end or to completion, for the checks of what follows it (outcomes, exports,
+ * actions, the events a session sends).
  * @module
  */
-import type { CheckContext } from '../checks/types.js';
+import type { CheckContext } from './check.js';
 import { SetupFailure } from './observations.js';
 import { marker, type SessionBody, startBodyA, startSession, terminalStatuses, waitForSession } from './sessions.js';
 
@@ -12,9 +13,8 @@ export interface CompletedSession {
   session: SessionBody;
 }
 
-/** Starts a one-round session titled after `purpose` and waits until it is complete. */
-export async function completedSession(ctx: CheckContext, purpose: string): Promise<CompletedSession> {
-  const title = marker(purpose);
+/** Starts a one-round session titled `title` and waits until it ends, however it ends. */
+export async function endedSession(ctx: CheckContext, title: string): Promise<{ id: string; session: SessionBody }> {
   const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, title, 1));
   const session = await waitForSession(
     ctx.http,
@@ -22,8 +22,15 @@ export async function completedSession(ctx: CheckContext, purpose: string): Prom
     (body) => terminalStatuses.has(String(body.status)),
     ctx.timeouts.sessionMs,
   );
+  return { id: started.id, session };
+}
+
+/** Starts a one-round session titled after `purpose` and waits until it is complete. */
+export async function completedSession(ctx: CheckContext, purpose: string): Promise<CompletedSession> {
+  const title = marker(purpose);
+  const { id, session } = await endedSession(ctx, title);
   if (session.status !== 'complete') {
-    throw new SetupFailure(`session ${started.id} ended ${String(session.status)}, not complete`);
+    throw new SetupFailure(`session ${id} ended ${String(session.status)}, not complete`);
   }
-  return { id: started.id, title, session };
+  return { id, title, session };
 }

@@ -3,7 +3,7 @@
  * its observations.
  * @module
  */
-import type { Check, CheckContext } from '../checks/types.js';
+import type { Check, CheckContext } from './check.js';
 import type { Contract } from './contract.js';
 import type { Exchange, ExchangeLog } from './exchange.js';
 import type { HttpClient } from './http.js';

@@ -3,6 +3,7 @@
  * addressed. Built on src/contract; nothing here re-reads the document differently.
  * @module
  */
+import { apiVersionCatalogue } from '../../src/contract/extensions.js';
 import { loadContract, type OpenApiDocument } from '../../src/contract/load.js';
 import { listOperations, type OperationEntry } from '../../src/contract/operations.js';
 import { problemTypes, type ProblemTypeEntry } from '../../src/contract/problem-types.js';
@@ -28,11 +29,6 @@ export interface Contract {
   route(path: string): Route | undefined;
   /** The operation of a method and path, or `undefined`. */
   operation(method: string, path: string): OperationEntry | undefined;
-}
-
-interface ApiVersions {
-  current: string;
-  supported: Array<{ version: string }>;
 }
 
 function routeOf(template: string): Omit<Route, 'operations'> {
@@ -61,9 +57,8 @@ export function buildContract(document: Readonly<OpenApiDocument>): Contract {
     byTemplate.set(entry.path, route);
   }
   const routes = [...byTemplate.values()].sort((a, b) => a.parameters - b.parameters);
-  const extensions = document as unknown as Record<string, unknown>;
   const catalog = problemTypes(document);
-  const versions = extensions['x-api-versions'] as ApiVersions;
+  const versions = apiVersionCatalogue(document);
   const route = (path: string): Route | undefined => routes.find((candidate) => candidate.pattern.test(path));
   return {
     document,
@@ -71,10 +66,7 @@ export function buildContract(document: Readonly<OpenApiDocument>): Contract {
     routes,
     problemTypes: catalog.types,
     problemBaseUri: catalog.base_uri,
-    apiVersions: [
-      versions.current,
-      ...versions.supported.map(({ version }) => version).filter((v) => v !== versions.current),
-    ],
+    apiVersions: [versions.current, ...versions.supported.filter((version) => version !== versions.current)],
     route,
     operation: (method, path) => route(path)?.operations.get(method.toUpperCase()),
   };

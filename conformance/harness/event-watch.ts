@@ -4,7 +4,8 @@
  * and judging it (signature, contract schema, the fields that tie it to the cause).
  * @module
  */
-import type { CheckContext } from '../checks/types.js';
+import { webhookDelivery } from '../../src/contract/extensions.js';
+import type { CheckContext } from './check.js';
 import {
   bodyOf,
   deliveryEvidence,
@@ -16,16 +17,6 @@ import {
 import type { Delivery } from './receiver.js';
 import { refusalReason, subscribe, type Subscription } from './subscriptions.js';
 
-/** The event lists of the seed's four variants (`x-webhook-delivery.event_lists` of the contract). */
-function publishedEventLists(ctx: CheckContext): Map<number, string[]> {
-  const delivery = (
-    ctx.contract.document as unknown as {
-      'x-webhook-delivery': { event_lists: { variants: Array<{ variant: number; events: string[] }> } };
-    }
-  )['x-webhook-delivery'];
-  return new Map(delivery.event_lists.variants.map(({ variant, events }) => [variant, events]));
-}
-
 export type Watch = { subscription: Subscription } | { skip: string };
 
 /**
@@ -35,7 +26,7 @@ export type Watch = { subscription: Subscription } | { skip: string };
  */
 export async function watchEvent(ctx: CheckContext, event: string): Promise<Watch> {
   const lists = ctx.profile.eventLists.filter(
-    (variant) => publishedEventLists(ctx).get(variant)?.includes(event) === true,
+    (variant) => webhookDelivery(ctx.contract.document).eventLists.get(variant)?.includes(event) === true,
   );
   if (lists.length === 0) {
     return { skip: `${event} is in no event list the profile accepts (${ctx.profile.eventLists.join(', ')})` };

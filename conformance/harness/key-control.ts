@@ -8,7 +8,7 @@
  * - `POST {path}/keys/rotate` `{"api_key"}` → `{"api_key", "old_key_expires_at"}`: the key rotated
  * @module
  */
-import type { CheckContext } from '../checks/types.js';
+import type { CheckContext } from './check.js';
 import type { HttpClient } from './http.js';
 
 export interface KeySettings {

@@ -7,20 +7,15 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CheckContext } from '../checks/types.js';
+import { mcpTools } from '../../src/contract/extensions.js';
+import type { CheckContext } from './check.js';
 import { type Exchange, headersOf, redactAuthorization } from './exchange.js';
 import type { HttpClient } from './http.js';
 
-interface McpToolEntry {
-  name: string;
-  endpoint?: { path?: string };
-}
-
 /** The consult tool's name and its endpoint's path, as the contract gives them. */
 export function consultTool(ctx: CheckContext): { name: string; path: string } {
-  const tools = (ctx.contract.document as unknown as { 'x-mcp-tools'?: McpToolEntry[] })['x-mcp-tools'] ?? [];
-  const tool = tools.find((entry) => entry.name.endsWith('.consult.message')) ?? { name: 'service.consult.message' };
-  return { name: tool.name, path: tool.endpoint?.path ?? '/mcp' };
+  const tool = mcpTools(ctx.contract.document).find((entry) => entry.name.endsWith('.consult.message'));
+  return { name: tool?.name ?? 'service.consult.message', path: tool?.endpointPath ?? '/mcp' };
 }
 
 export interface ToolAnswer {

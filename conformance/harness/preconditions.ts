@@ -6,7 +6,7 @@
  * `receiver-reachable` runs only for checks that got that far.
  * @module
  */
-import type { PreconditionName } from '../checks/types.js';
+import type { PreconditionName } from './check.js';
 import type { Target } from './target.js';
 
 export interface PreconditionState {

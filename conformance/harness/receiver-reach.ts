@@ -10,11 +10,10 @@
  * attempts got an answer from somewhere, is left to the checks, which fail it.
  * @module
  */
-import type { CheckContext } from '../checks/types.js';
-import { type Exchange, jsonOf } from './exchange.js';
+import type { CheckContext } from './check.js';
+import type { Exchange } from './exchange.js';
 import { pageOf } from './pages.js';
-import { marker } from './sessions.js';
-import { causeCancellation } from './subscriptions.js';
+import { causeCancellation, subscribeToCancellations } from './subscriptions.js';
 
 /** What the probe needs of a check's context. */
 export type ReachContext = Pick<CheckContext, 'http' | 'contract' | 'target' | 'receiver' | 'secrets' | 'timeouts'>;
@@ -32,17 +31,8 @@ const pollMs = 100;
 export async function receiverUnreachableReason(ctx: ReachContext): Promise<string | undefined> {
   const receiver = await ctx.receiver();
   const endpoint = receiver.endpoint(200, 'delivery probe');
-  const created = await ctx.http.post('/v1/webhooks', {
-    label: marker('delivery probe'),
-    url: endpoint.url,
-    events: ['session.cancelled'],
-  });
-  const body = (jsonOf(created) ?? {}) as { subscription?: { id?: unknown }; signing_secret?: unknown };
-  if (typeof body.signing_secret === 'string') {
-    ctx.secrets.add(body.signing_secret);
-  }
-  const id = body.subscription?.id;
-  if (typeof id !== 'string') {
+  const { id } = await subscribeToCancellations(ctx, 'delivery probe', endpoint.url);
+  if (id === undefined) {
     // A refused subscription is the checks' to judge (HOOK-001 fails; the others say so).
     return undefined;
   }

@@ -3,7 +3,7 @@
  * which checks a selection needs.
  * @module
  */
-import type { Check } from '../checks/types.js';
+import type { Check } from './check.js';
 import { categoryPrefixes, type Requirement } from '../requirements/types.js';
 import { SuiteError } from './target.js';
 

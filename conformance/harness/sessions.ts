@@ -4,6 +4,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import type { CheckContext } from './check.js';
 import type { Contract } from './contract.js';
 import { type Exchange, jsonOf } from './exchange.js';
 import type { HttpClient } from './http.js';
@@ -82,6 +83,15 @@ export async function startSession(
     throw new SetupFailure(`starting a session answered ${status}`, exchange);
   }
   return { id, exchange, variant: startVariantOf(contract, json) };
+}
+
+/** Starts a board-lineup session (request variant A) of `rounds` rounds, titled with a new marker of `purpose`. */
+export function startMarkedSession(
+  ctx: Pick<CheckContext, 'http' | 'contract' | 'target'>,
+  purpose: string,
+  rounds: number,
+): Promise<StartedSession> {
+  return startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker(purpose), rounds));
 }
 
 export async function readSession(

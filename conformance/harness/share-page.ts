@@ -8,7 +8,7 @@
  * problem.
  * @module
  */
-import type { CheckContext } from '../checks/types.js';
+import type { CheckContext } from './check.js';
 import { type Exchange, ExchangeLog } from './exchange.js';
 import { HttpClient } from './http.js';
 

@@ -2,10 +2,10 @@
  * Webhook subscriptions pointed at the suite's receiver, and events the suite can cause on demand.
  * @module
  */
-import type { CheckContext } from '../checks/types.js';
+import type { CheckContext } from './check.js';
 import { type Exchange, jsonOf } from './exchange.js';
 import type { Answer, ReceiverEndpoint } from './receiver.js';
-import { marker, startBodyA, startSession } from './sessions.js';
+import { marker, startMarkedSession } from './sessions.js';
 
 export interface Subscription {
   id: string;
@@ -44,6 +44,24 @@ export async function subscribe(
   return { subscription: { id, secret: body.signing_secret, endpoint, exchange, retrySchedule } };
 }
 
+/**
+ * Subscribes `url` to `session.cancelled` under a new marker of `purpose`, the signing secret kept among
+ * the run's secrets; `id` is `undefined` when the target did not create the subscription.
+ */
+export async function subscribeToCancellations(
+  ctx: Pick<CheckContext, 'http' | 'secrets'>,
+  purpose: string,
+  url: string,
+): Promise<{ created: Exchange; id: string | undefined }> {
+  const created = await ctx.http.post('/v1/webhooks', { label: marker(purpose), url, events: ['session.cancelled'] });
+  const body = (jsonOf(created) ?? {}) as { subscription?: { id?: unknown }; signing_secret?: unknown };
+  if (typeof body.signing_secret === 'string') {
+    ctx.secrets.add(body.signing_secret);
+  }
+  const id = body.subscription?.id;
+  return { created, id: typeof id === 'string' ? id : undefined };
+}
+
 /** The reason a check skips when the target refuses the receiver's URL. */
 export function refusalReason(refused: Exchange): string {
   return `the target refused a subscription to the suite's receiver on 127.0.0.1 (${refused.response?.status}); the reference server does with \`boardkit serve --allow-loopback-webhooks\``;
@@ -55,11 +73,7 @@ export function refusalReason(refused: Exchange): string {
  */
 export async function causeCancellation(ctx: Pick<CheckContext, 'http' | 'contract' | 'target'>): Promise<string> {
   for (let tries = 0; ; tries++) {
-    const started = await startSession(
-      ctx.http,
-      ctx.contract,
-      startBodyA(ctx.target.synths, marker('webhook event'), 10),
-    );
+    const started = await startMarkedSession(ctx, 'webhook event', 10);
     const cancelled = await ctx.http.post(`/v1/sessions/${started.id}/cancel`);
     if (cancelled.response?.status === 200 || tries === 2) {
       return started.id;

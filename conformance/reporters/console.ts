@@ -4,7 +4,7 @@
  * contract with its gaps, then the counts and, last, the verdict (conformant, not conformant, incomplete).
  * @module
  */
-import type { ProgressEvent } from '../harness/runner.js';
+import type { ProgressEvent } from '../runner.js';
 import { type RunResult, verdictLine } from '../harness/results.js';
 import { coverageLines } from './coverage-text.js';
 

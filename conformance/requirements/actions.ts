@@ -4,9 +4,9 @@
  * execution can be undone; event list variants 3 and 4: `action.executed`, `action.undone`).
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const actionRequirements: readonly Requirement[] = [
+export const actionRequirements: readonly RequirementDefinition[] = [
   {
     id: 'ACT-001',
     level: 'MUST',
@@ -14,7 +14,6 @@ export const actionRequirements: readonly Requirement[] = [
     seed: 'Endpoints',
     provenance: 'stated',
     statement: 'An execution without explicit approval (none, or approved false) is refused with 400 invalid-request.',
-    checks: ['actions.approval-required'],
   },
   {
     id: 'ACT-002',
@@ -24,7 +23,6 @@ export const actionRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "An approved execution of a complete session's recommendation through a connected tool is recorded executed with the tool's result.",
-    checks: ['actions.execute-and-undo'],
   },
   {
     id: 'ACT-003',
@@ -33,7 +31,6 @@ export const actionRequirements: readonly Requirement[] = [
     seed: 'States and transitions',
     provenance: 'designed',
     statement: 'Undoing an executed action marks it undone with undone_at, and undoing it again is 409 conflict.',
-    checks: ['actions.execute-and-undo'],
   },
   {
     id: 'ACT-004',
@@ -43,7 +40,6 @@ export const actionRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'An approved execution emits action.executed, and a refused one emits nothing (event list variants 3 and 4).',
-    checks: ['actions.events'],
   },
   {
     id: 'ACT-005',
@@ -52,7 +48,6 @@ export const actionRequirements: readonly Requirement[] = [
     seed: 'Events › Event types and data',
     provenance: 'variant',
     statement: 'Undoing an action emits action.undone naming it (event list variants 3 and 4).',
-    checks: ['actions.events'],
   },
   {
     id: 'ACT-006',
@@ -62,6 +57,5 @@ export const actionRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'An approved execution for a session that has not completed, or through an integration that is not connected, is 409 conflict.',
-    checks: ['actions.refused-states'],
   },
 ];

@@ -2,9 +2,9 @@
  * Authentication (seed "Authentication"): bearer keys on every operation but the health probe.
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const authRequirements: readonly Requirement[] = [
+export const authRequirements: readonly RequirementDefinition[] = [
   {
     id: 'AUTH-001',
     level: 'MUST',
@@ -13,7 +13,6 @@ export const authRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'A request without an Authorization header is answered 401 unauthorized on every authenticated operation.',
-    checks: ['auth.missing-token'],
   },
   {
     id: 'AUTH-002',
@@ -22,7 +21,6 @@ export const authRequirements: readonly Requirement[] = [
     seed: 'Authentication 10',
     provenance: 'stated',
     statement: 'A request with a bearer token that is not a valid key is answered 401 unauthorized.',
-    checks: ['auth.invalid-token'],
   },
   {
     id: 'AUTH-003',
@@ -31,7 +29,6 @@ export const authRequirements: readonly Requirement[] = [
     seed: 'Authentication 1',
     provenance: 'stated',
     statement: 'A valid key sent with another scheme than Bearer (Basic, Token, bare) is answered 401 unauthorized.',
-    checks: ['auth.wrong-scheme'],
   },
   {
     id: 'AUTH-004',
@@ -40,7 +37,6 @@ export const authRequirements: readonly Requirement[] = [
     seed: 'Authentication 9',
     provenance: 'stated',
     statement: 'GET /v1/health answers 200 without any credentials.',
-    checks: ['auth.health-without-token'],
   },
   {
     id: 'AUTH-005',
@@ -49,7 +45,6 @@ export const authRequirements: readonly Requirement[] = [
     seed: 'Authentication 1',
     provenance: 'stated',
     statement: 'A valid key sent as Authorization: Bearer <API_KEY> is accepted.',
-    checks: ['auth.valid-token'],
   },
   {
     id: 'AUTH-006',
@@ -58,7 +53,6 @@ export const authRequirements: readonly Requirement[] = [
     seed: 'Authentication 10',
     provenance: 'designed',
     statement: 'A 401 answer names the Bearer scheme in WWW-Authenticate.',
-    checks: ['auth.missing-token'],
     references: ['RFC 9110 §11.6.1', 'RFC 6750 §3'],
   },
   {
@@ -68,7 +62,6 @@ export const authRequirements: readonly Requirement[] = [
     seed: 'Authentication 1',
     provenance: 'stated',
     statement: 'The authentication scheme name is matched case-insensitively (bearer, BEARER).',
-    checks: ['auth.valid-token'],
     references: ['RFC 9110 §11.1'],
   },
 ];

@@ -4,9 +4,9 @@
  * each turn billed from the one pool, and each workspace's sessions out of the others' reach.
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const consultRequirements: readonly Requirement[] = [
+export const consultRequirements: readonly RequirementDefinition[] = [
   {
     id: 'CONS-001',
     level: 'MUST',
@@ -15,7 +15,6 @@ export const consultRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'A start with session_type consult and a synth_id is accepted, and the session reads as a consult with that named expert.',
-    checks: ['consult.turns'],
   },
   {
     id: 'CONS-002',
@@ -25,7 +24,6 @@ export const consultRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "The MCP tool service.consult.message, offered over MCP Streamable HTTP at {base_url}/mcp, answers each turn of a consult session with the expert's reply, turn by turn.",
-    checks: ['consult.turns'],
     references: ['MCP 2025-06-18 › Transports › Streamable HTTP'],
   },
   {
@@ -36,7 +34,6 @@ export const consultRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "Each consult turn is billed: it reports the credits it cost, and the pool's ledger lists one entry per turn for the session that adds up to them.",
-    checks: ['consult.turns'],
     references: ['What the service does 8'],
   },
   {
@@ -47,7 +44,6 @@ export const consultRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'Over MCP, a key of another workspace cannot take a turn in a consult session: the tool answers an error and records no turn.',
-    checks: ['consult.isolation'],
   },
   {
     id: 'CONS-005',
@@ -57,7 +53,6 @@ export const consultRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'The MCP endpoint answers a request without a valid bearer key with a 401 unauthorized problem, as the API does.',
-    checks: ['consult.isolation'],
     references: ["the contract's x-mcp-tools endpoint"],
   },
 ];

@@ -3,9 +3,9 @@
  * "Status codes"; the bundled OpenAPI 3.1 document is the reference).
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const contractRequirements: readonly Requirement[] = [
+export const contractRequirements: readonly RequirementDefinition[] = [
   {
     id: 'CONT-001',
     level: 'MUST',
@@ -13,7 +13,6 @@ export const contractRequirements: readonly Requirement[] = [
     seed: 'Endpoints › Status codes',
     provenance: 'stated',
     statement: 'Every response status is one the contract documents for the operation that was called.',
-    checks: ['contract.every-response'],
   },
   {
     id: 'CONT-002',
@@ -22,7 +21,6 @@ export const contractRequirements: readonly Requirement[] = [
     seed: 'Errors',
     provenance: 'stated',
     statement: 'Every response with a body declares a Content-Type the contract documents for that status.',
-    checks: ['contract.every-response'],
     references: ['RFC 9110 §8.3'],
   },
   {
@@ -33,7 +31,6 @@ export const contractRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'Every response carries the headers the contract marks required, and each declared header present matches its schema.',
-    checks: ['contract.every-response'],
   },
   {
     id: 'CONT-004',
@@ -43,7 +40,6 @@ export const contractRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'Every response body, and every event of a stream, validates against the schema the contract documents for it.',
-    checks: ['contract.every-response'],
   },
   {
     id: 'CONT-005',
@@ -52,7 +48,6 @@ export const contractRequirements: readonly Requirement[] = [
     seed: 'What the service does 4',
     provenance: 'stated',
     statement: 'Every read operation without a path parameter (lists, credits, health) answers 200 to a valid request.',
-    checks: ['contract.read-every-list'],
   },
   {
     id: 'CONT-006',
@@ -61,6 +56,5 @@ export const contractRequirements: readonly Requirement[] = [
     seed: 'Errors',
     provenance: 'stated',
     statement: 'No request of the run, valid or invalid, is answered with a 5xx: 500 is reserved for server faults.',
-    checks: ['contract.no-server-error'],
   },
 ];

@@ -4,9 +4,9 @@
  * fields, and the reconciliation of a cancellation in the ledger.
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const creditRequirements: readonly Requirement[] = [
+export const creditRequirements: readonly RequirementDefinition[] = [
   {
     id: 'CRED-001',
     level: 'MUST',
@@ -15,7 +15,6 @@ export const creditRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "A finished session's charge is drawn from the workspace's one pool: GET /credits lists entries for the session that add up to its credits_charged, and the balance falls by what the new entries say.",
-    checks: ['credits.session-charge'],
     references: ['docs/decisions.md › Sessions'],
   },
   {
@@ -26,7 +25,6 @@ export const creditRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'A start whose estimate exceeds the balance is answered 402 insufficient-credits with integer session_estimate_credits above integer balance_credits and a topup_url, and starts nothing.',
-    checks: ['credits.insufficient'],
   },
   {
     id: 'CRED-003',
@@ -36,7 +34,6 @@ export const creditRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "A cancellation's reconciliation is visible in the ledger: the session's entries add up to minus its credits_charged, the refund of credits_refunded among them.",
-    checks: ['credits.cancel-reconciliation'],
   },
   {
     id: 'CRED-004',
@@ -46,7 +43,6 @@ export const creditRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'API calls carry no per-call surcharge: reads change the balance by nothing but what the ledger lists, and add no entry of their own.',
-    checks: ['credits.no-surcharge'],
   },
   {
     id: 'CRED-005',
@@ -56,6 +52,5 @@ export const creditRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "session.cancelled reports the reconciliation the ledger shows: credits_charged is what the session's entries drew, and credits_refunded the refund among them.",
-    checks: ['credits.cancelled-amounts'],
   },
 ];

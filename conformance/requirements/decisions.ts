@@ -4,9 +4,9 @@
  * `decision.captured`).
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const decisionRequirements: readonly Requirement[] = [
+export const decisionRequirements: readonly RequirementDefinition[] = [
   {
     id: 'DEC-001',
     level: 'MUST',
@@ -15,7 +15,6 @@ export const decisionRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'Capturing a decision against a session answers 201 with the decision as recorded, its text and who decided.',
-    checks: ['decisions.capture'],
   },
   {
     id: 'DEC-002',
@@ -24,7 +23,6 @@ export const decisionRequirements: readonly Requirement[] = [
     seed: 'What the service does 4',
     provenance: 'designed',
     statement: "The session's decisions are listed by GET /v1/sessions/{id}/decisions, the captured ones included.",
-    checks: ['decisions.capture'],
   },
   {
     id: 'DEC-003',
@@ -34,6 +32,5 @@ export const decisionRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'Capturing a decision emits decision.captured naming the decision and its session (event list variant 4).',
-    checks: ['decisions.captured-event'],
   },
 ];

@@ -3,9 +3,9 @@
  * deliveries retained for inspection, the last 100 per subscription).
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const deliveryRetentionRequirements: readonly Requirement[] = [
+export const deliveryRetentionRequirements: readonly RequirementDefinition[] = [
   {
     id: 'DLVR-001',
     level: 'MUST',
@@ -14,7 +14,6 @@ export const deliveryRetentionRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'GET /v1/webhooks/{id}/deliveries shows at most the last 100 attempts of a subscription, across all its pages.',
-    checks: ['delivery-retention.last-100'],
   },
   {
     id: 'DLVR-002',
@@ -23,6 +22,5 @@ export const deliveryRetentionRequirements: readonly Requirement[] = [
     seed: 'Events › Delivery, retry and pause 4',
     provenance: 'stated',
     statement: 'Once a subscription has had more than 100 attempts, the listing keeps the newest and drops the oldest.',
-    checks: ['delivery-retention.last-100'],
   },
 ];

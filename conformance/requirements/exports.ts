@@ -4,9 +4,9 @@
  * for a body that really is that format.
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const exportRequirements: readonly Requirement[] = [
+export const exportRequirements: readonly RequirementDefinition[] = [
   {
     id: 'EXP-001',
     level: 'MUST',
@@ -15,7 +15,6 @@ export const exportRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "A Markdown export is text/markdown and a Markdown document with a heading, holding the session's title.",
-    checks: ['exports.formats'],
   },
   {
     id: 'EXP-002',
@@ -25,7 +24,6 @@ export const exportRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'A JSON export is application/json and parses as JSON naming the session, its memo valid against the contract.',
-    checks: ['exports.formats'],
   },
   {
     id: 'EXP-003',
@@ -35,7 +33,6 @@ export const exportRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "A text export is text/plain and plain text (no markup, no control characters) holding the session's title.",
-    checks: ['exports.formats'],
   },
   {
     id: 'EXP-004',
@@ -45,7 +42,6 @@ export const exportRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'A PDF export is application/pdf and a PDF file: header, cross-reference table, trailer, startxref and %%EOF, of the size it states.',
-    checks: ['exports.formats'],
     references: ['ISO 32000-1 §7.5'],
   },
   {
@@ -56,7 +52,6 @@ export const exportRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'Each published path answers 201 with an export of each format it is published with: /export Markdown, JSON and text, /exports Markdown, PDF and JSON.',
-    checks: ['exports.formats'],
   },
   {
     id: 'EXP-006',
@@ -65,7 +60,6 @@ export const exportRequirements: readonly Requirement[] = [
     seed: 'Endpoints › Paths with purpose given',
     provenance: 'designed',
     statement: "Each path also accepts the other's format: PDF on /export and text on /exports.",
-    checks: ['exports.formats'],
     references: ['openapi/components/schemas/ExportFormat.yaml'],
   },
 ];

@@ -3,9 +3,9 @@
  * within 24 hours returns the original response; "Errors": 409 for an idempotency conflict).
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const idempotencyRequirements: readonly Requirement[] = [
+export const idempotencyRequirements: readonly RequirementDefinition[] = [
   {
     id: 'IDEM-001',
     level: 'MUST',
@@ -13,7 +13,6 @@ export const idempotencyRequirements: readonly Requirement[] = [
     seed: 'Endpoints',
     provenance: 'stated',
     statement: 'A write that carries an Idempotency-Key is processed like the same write without one.',
-    checks: ['idempotency.replay'],
   },
   {
     id: 'IDEM-002',
@@ -23,7 +22,6 @@ export const idempotencyRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'Repeating a write with the same key and body returns the original status and body and does not act again.',
-    checks: ['idempotency.replay', 'idempotency.other-writes'],
   },
   {
     id: 'IDEM-003',
@@ -32,7 +30,6 @@ export const idempotencyRequirements: readonly Requirement[] = [
     seed: 'Errors › Error catalog',
     provenance: 'stated',
     statement: 'Reusing a key with a different body is answered 409 conflict and does not act.',
-    checks: ['idempotency.conflict'],
   },
   {
     id: 'IDEM-004',
@@ -42,7 +39,6 @@ export const idempotencyRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'Concurrent requests with one key create one resource; every answer is the original response or 409 conflict.',
-    checks: ['idempotency.concurrent'],
   },
   {
     id: 'IDEM-005',
@@ -52,7 +48,6 @@ export const idempotencyRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "Keys are scoped per workspace: another workspace using the same key gets its own result, never the first workspace's response.",
-    checks: ['idempotency.workspace-scope'],
   },
   {
     id: 'IDEM-006',
@@ -61,7 +56,6 @@ export const idempotencyRequirements: readonly Requirement[] = [
     seed: 'Limits',
     provenance: 'designed',
     statement: 'A replayed response carries Idempotent-Replayed: true, and the original does not.',
-    checks: ['idempotency.replay'],
     references: ['docs/decisions.md › Errors'],
   },
   {
@@ -72,6 +66,5 @@ export const idempotencyRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'A replay 23 hours after the original request, inside the 24-hour window, still returns the original response.',
-    checks: ['idempotency.window'],
   },
 ];

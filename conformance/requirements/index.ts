@@ -1,7 +1,10 @@
 /**
- * The requirement registry: every rule the suite tests, one module per category.
+ * The requirement registry: every rule the suite tests, one module per category. Each check declares the
+ * requirements it judges (conformance/checks), so a requirement's list of checks is derived here from
+ * those declarations, never written twice.
  * @module
  */
+import { checks } from '../checks/index.js';
 import { actionRequirements } from './actions.js';
 import { authRequirements } from './auth.js';
 import { contractRequirements } from './contract.js';
@@ -19,7 +22,7 @@ import { problemRequirements } from './problems.js';
 import { rateLimitRequirements } from './rate-limits.js';
 import { shareRequirements } from './shares.js';
 import { sseRequirements } from './sse.js';
-import type { Requirement } from './types.js';
+import type { Requirement, RequirementDefinition } from './types.js';
 import { versioningRequirements } from './versioning.js';
 import { webhookRequirements } from './webhooks.js';
 import { creditRequirements } from './credits.js';
@@ -34,7 +37,7 @@ import { deliveryRetentionRequirements } from './delivery-retention.js';
 
 export * from './types.js';
 
-export const requirements: readonly Requirement[] = [
+const definitions: readonly RequirementDefinition[] = [
   ...contractRequirements,
   ...problemRequirements,
   ...authRequirements,
@@ -64,6 +67,11 @@ export const requirements: readonly Requirement[] = [
   ...legacyWebhookRequirements,
   ...deliveryRetentionRequirements,
 ];
+
+export const requirements: readonly Requirement[] = definitions.map((definition) => ({
+  ...definition,
+  checks: checks.filter((check) => check.requirements.includes(definition.id)).map((check) => check.name),
+}));
 
 const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));
 

@@ -4,9 +4,9 @@
  * to another workspace"), so their existence does not leak either.
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const isolationRequirements: readonly Requirement[] = [
+export const isolationRequirements: readonly RequirementDefinition[] = [
   {
     id: 'ISO-001',
     level: 'MUST',
@@ -15,7 +15,6 @@ export const isolationRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "Reading another workspace's session, its plan, outcomes, decisions, shares or export is answered 404 and shows none of its data.",
-    checks: ['isolation.read'],
   },
   {
     id: 'ISO-002',
@@ -24,7 +23,6 @@ export const isolationRequirements: readonly Requirement[] = [
     seed: 'Authentication 3',
     provenance: 'stated',
     statement: "Listing sessions never shows another workspace's sessions.",
-    checks: ['isolation.list'],
   },
   {
     id: 'ISO-003',
@@ -34,7 +32,6 @@ export const isolationRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "Changing another workspace's session (update, cancel, archive, delete, fork, continue, message, decision) is answered 404 and changes nothing.",
-    checks: ['isolation.change'],
   },
   {
     id: 'ISO-004',
@@ -43,7 +40,6 @@ export const isolationRequirements: readonly Requirement[] = [
     seed: 'Authentication 3',
     provenance: 'stated',
     statement: "Streaming another workspace's session events or summary is answered 404 and streams nothing.",
-    checks: ['isolation.stream'],
   },
   {
     id: 'ISO-005',
@@ -52,7 +48,6 @@ export const isolationRequirements: readonly Requirement[] = [
     seed: 'Authentication 3',
     provenance: 'stated',
     statement: "Creating a share link for another workspace's session is answered 404 and creates no link.",
-    checks: ['isolation.share'],
   },
   {
     id: 'ISO-006',
@@ -62,7 +57,6 @@ export const isolationRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "Another workspace's webhook subscriptions and their deliveries can be neither read, listed, changed nor deleted.",
-    checks: ['isolation.webhooks'],
   },
   {
     id: 'ISO-007',
@@ -71,7 +65,6 @@ export const isolationRequirements: readonly Requirement[] = [
     seed: 'Authentication 3',
     provenance: 'stated',
     statement: "A cursor issued to another workspace never yields that workspace's items.",
-    checks: ['isolation.cursor'],
   },
   {
     id: 'ISO-008',
@@ -81,7 +74,6 @@ export const isolationRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "Executing an action for another workspace's session, or undoing another workspace's action, is answered 404 and does nothing.",
-    checks: ['isolation.actions'],
   },
   {
     id: 'ISO-009',
@@ -91,7 +83,6 @@ export const isolationRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "Reading the credit balance shows the workspace's own pool: another workspace's sessions appear in none of its ledger entries and move none of its balance.",
-    checks: ['isolation.credits'],
   },
   {
     id: 'ISO-010',
@@ -101,7 +92,6 @@ export const isolationRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "Generating outcomes, exporting through /exports, reconvening, or revoking a share link of another workspace's session is answered 404 and shows none of its data.",
-    checks: ['isolation.session-operations'],
   },
   {
     id: 'ISO-011',
@@ -111,6 +101,5 @@ export const isolationRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "A Synth chat turn that names another workspace's conversation_id or session_id is answered 404 and shows none of its data.",
-    checks: ['isolation.chat'],
   },
 ];

@@ -4,9 +4,9 @@
  * has one configured on a key pointed at the suite's receiver (its test control configures one).
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const legacyWebhookRequirements: readonly Requirement[] = [
+export const legacyWebhookRequirements: readonly RequirementDefinition[] = [
   {
     id: 'LEG-001',
     level: 'MUST',
@@ -15,7 +15,6 @@ export const legacyWebhookRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'When a session started with a key that has a legacy webhook URL finishes, the URL receives session.complete with X-Mcp-Signature, X-Mcp-Event, X-Mcp-Timestamp and X-Mcp-Delivery-Id.',
-    checks: ['legacy-webhook.delivery'],
   },
   {
     id: 'LEG-002',
@@ -25,7 +24,6 @@ export const legacyWebhookRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "X-Mcp-Signature is sha256= and the hex HMAC-SHA256 of the raw body alone, with no timestamp, keyed with the key's whsec_ secret.",
-    checks: ['legacy-webhook.delivery'],
   },
   {
     id: 'LEG-003',
@@ -34,6 +32,5 @@ export const legacyWebhookRequirements: readonly Requirement[] = [
     seed: 'Events › Legacy per-key webhook (deprecated)',
     provenance: 'stated',
     statement: 'The legacy URL fires for session.complete only: a cancelled session sends it nothing.',
-    checks: ['legacy-webhook.delivery'],
   },
 ];

@@ -3,9 +3,9 @@
  * transitions are drawn in docs/session-lifecycle.md).
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const lifecycleRequirements: readonly Requirement[] = [
+export const lifecycleRequirements: readonly RequirementDefinition[] = [
   {
     id: 'LIFE-001',
     level: 'MUST',
@@ -14,7 +14,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'A board-lineup start (request variant A) is accepted with a published start response (A1, A2 or B, as the profile allows).',
-    checks: ['lifecycle.start-variant-a'],
   },
   {
     id: 'LIFE-002',
@@ -24,7 +23,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'A decision-brief start (request variant B) is accepted with a published start response, as the profile allows.',
-    checks: ['lifecycle.start-variant-b'],
   },
   {
     id: 'LIFE-003',
@@ -34,7 +32,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'A started session runs to status complete with v4_phase done and a memo holding a verdict and a confidence from 0 to 100.',
-    checks: ['lifecycle.run-to-completion'],
   },
   {
     id: 'LIFE-004',
@@ -43,7 +40,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     seed: 'Endpoints',
     provenance: 'stated',
     statement: 'GET /v1/sessions/{id}/outcomes returns the final synthesis once the session is complete.',
-    checks: ['lifecycle.run-to-completion'],
   },
   {
     id: 'LIFE-005',
@@ -52,7 +48,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     seed: 'Events › Event types and data',
     provenance: 'designed',
     statement: 'Continuing a complete session runs follow-up rounds numbered on from the last and completes again.',
-    checks: ['lifecycle.continue'],
     references: ['docs/session-lifecycle.md'],
   },
   {
@@ -63,7 +58,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'Forking a session creates a new session with the altered context that records the session it came from.',
-    checks: ['lifecycle.fork'],
   },
   {
     id: 'LIFE-007',
@@ -73,7 +67,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'Cancelling a running session ends it as cancelled with its credits reconciled into charged and refunded amounts.',
-    checks: ['lifecycle.cancel'],
   },
   {
     id: 'LIFE-008',
@@ -82,7 +75,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     seed: 'States and transitions',
     provenance: 'designed',
     statement: 'The credits charged and refunded on cancellation add up to the estimate.',
-    checks: ['lifecycle.cancel'],
     references: ['docs/decisions.md › Session operations'],
   },
   {
@@ -92,7 +84,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     seed: 'What the service does 4',
     provenance: 'designed',
     statement: 'Archiving a finished session marks it archived and keeps it readable.',
-    checks: ['lifecycle.archive'],
   },
   {
     id: 'LIFE-010',
@@ -101,7 +92,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     seed: 'Endpoints',
     provenance: 'stated',
     statement: 'Deleting a session answers 204, and the session is 404 afterwards.',
-    checks: ['lifecycle.delete'],
   },
   {
     id: 'LIFE-011',
@@ -111,7 +101,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'An operation the session state does not allow (continue while running, cancel when complete) is answered 409 conflict.',
-    checks: ['lifecycle.invalid-transition'],
     references: ['docs/session-lifecycle.md'],
   },
   {
@@ -121,7 +110,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     seed: 'Limits',
     provenance: 'stated',
     statement: 'A lineup of fewer than 2 or more than 12 Synths is answered 400 invalid-request.',
-    checks: ['lifecycle.lineup-bounds'],
   },
   {
     id: 'LIFE-013',
@@ -131,7 +119,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'PATCH /v1/sessions/{id} sets the title and the metadata keys it names, and a read of the session shows them.',
-    checks: ['lifecycle.metadata-update'],
     references: ['docs/decisions.md › Session operations'],
   },
   {
@@ -142,7 +129,6 @@ export const lifecycleRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'A metadata update merges key by key: a key set to null is removed and the keys it does not name are kept.',
-    checks: ['lifecycle.metadata-update'],
     references: ['docs/decisions.md › Sessions'],
   },
 ];

@@ -2,9 +2,9 @@
  * Long-polling (seed "What the service does" 5; "Endpoints": GET /v1/sessions/{id} takes wait_ms).
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const longPollRequirements: readonly Requirement[] = [
+export const longPollRequirements: readonly RequirementDefinition[] = [
   {
     id: 'POLL-001',
     level: 'MUST',
@@ -12,7 +12,6 @@ export const longPollRequirements: readonly Requirement[] = [
     seed: 'What the service does 5',
     provenance: 'stated',
     statement: 'GET /v1/sessions/{id} with wait_ms answers as soon as the session changes, before wait_ms has passed.',
-    checks: ['long-poll.early-return'],
   },
   {
     id: 'POLL-002',
@@ -22,7 +21,6 @@ export const longPollRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'GET /v1/sessions/{id} with wait_ms on a session that does not change answers once wait_ms has passed, not much later.',
-    checks: ['long-poll.bound'],
   },
   {
     id: 'POLL-003',
@@ -31,7 +29,6 @@ export const longPollRequirements: readonly Requirement[] = [
     seed: 'Endpoints',
     provenance: 'designed',
     statement: 'A wait_ms above 60000 is answered 400 invalid-request.',
-    checks: ['long-poll.max'],
     references: ['docs/decisions.md › Requests and responses'],
   },
 ];

@@ -3,9 +3,9 @@
  * session, including sending specific Synths back to debate"; "Endpoints": `/sessions/{id}/messages`).
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const messageRequirements: readonly Requirement[] = [
+export const messageRequirements: readonly RequirementDefinition[] = [
   {
     id: 'MSG-001',
     level: 'MUST',
@@ -14,7 +14,6 @@ export const messageRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'A message sent into a running session is accepted (202) and names the round of the session that takes it up.',
-    checks: ['messages.send-back'],
   },
   {
     id: 'MSG-002',
@@ -24,7 +23,6 @@ export const messageRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "Synths sent back to debate a message speak once more than the rounds alone would have them, in the message's round or after it.",
-    checks: ['messages.send-back'],
   },
   {
     id: 'MSG-003',
@@ -33,7 +31,6 @@ export const messageRequirements: readonly Requirement[] = [
     seed: 'Errors › Error catalog',
     provenance: 'designed',
     statement: 'A message into a session that is no longer running is answered 409 conflict.',
-    checks: ['messages.after-the-end'],
     references: ['docs/session-lifecycle.md'],
   },
   {
@@ -44,7 +41,6 @@ export const messageRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       "A message into a running session that sends back a Synth who is not on the session's board is answered 409 conflict.",
-    checks: ['messages.send-back-off-board'],
     references: ['openapi/components/schemas/SendMessageRequest.yaml'],
   },
 ];

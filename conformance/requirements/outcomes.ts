@@ -4,9 +4,9 @@
  * complete").
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const outcomeRequirements: readonly Requirement[] = [
+export const outcomeRequirements: readonly RequirementDefinition[] = [
   {
     id: 'OUT-001',
     level: 'MUST',
@@ -15,7 +15,6 @@ export const outcomeRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'Generating an action plan, a report and a memo of a complete session is accepted, and each becomes ready with its content in GET /v1/sessions/{id}/outcomes.',
-    checks: ['outcomes.generate'],
   },
   {
     id: 'OUT-002',
@@ -24,7 +23,6 @@ export const outcomeRequirements: readonly Requirement[] = [
     seed: 'Endpoints',
     provenance: 'stated',
     statement: 'A generated outcome triggers outcomes.ready with its session, format and outcome id.',
-    checks: ['outcomes.ready-event'],
   },
   {
     id: 'OUT-003',
@@ -33,6 +31,5 @@ export const outcomeRequirements: readonly Requirement[] = [
     seed: 'Endpoints',
     provenance: 'designed',
     statement: 'Reading or generating the outcomes of a session that has not completed is answered 409 conflict.',
-    checks: ['outcomes.before-completion'],
   },
 ];

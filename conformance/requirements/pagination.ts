@@ -3,9 +3,9 @@
  * there are no more items).
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const paginationRequirements: readonly Requirement[] = [
+export const paginationRequirements: readonly RequirementDefinition[] = [
   {
     id: 'PAGE-001',
     level: 'MUST',
@@ -14,7 +14,6 @@ export const paginationRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'Walking a list page by page finds every item that existed before the walk exactly once, while another client inserts items.',
-    checks: ['pagination.walk-under-inserts'],
   },
   {
     id: 'PAGE-002',
@@ -23,7 +22,6 @@ export const paginationRequirements: readonly Requirement[] = [
     seed: 'Resources and their fields › Other records',
     provenance: 'stated',
     statement: 'next_cursor is null on the last page and a string on every other page.',
-    checks: ['pagination.walk-under-inserts', 'pagination.every-list'],
   },
   {
     id: 'PAGE-003',
@@ -32,7 +30,6 @@ export const paginationRequirements: readonly Requirement[] = [
     seed: 'Endpoints',
     provenance: 'stated',
     statement: 'A page never holds more items than limit (a shorter page while more items follow is allowed).',
-    checks: ['pagination.limit'],
   },
   {
     id: 'PAGE-004',
@@ -41,7 +38,6 @@ export const paginationRequirements: readonly Requirement[] = [
     seed: 'Limits 3',
     provenance: 'designed',
     statement: 'Without limit a page holds at most 20 items.',
-    checks: ['pagination.limit'],
     references: ['docs/decisions.md › Requests and responses'],
   },
   {
@@ -51,7 +47,6 @@ export const paginationRequirements: readonly Requirement[] = [
     seed: 'Endpoints',
     provenance: 'designed',
     statement: 'A cursor the list did not issue (altered, or made up) is answered 404 not-found, never with a page.',
-    checks: ['pagination.tampered-cursor'],
     references: ['docs/decisions.md › Requests and responses'],
   },
   {
@@ -61,7 +56,6 @@ export const paginationRequirements: readonly Requirement[] = [
     seed: 'Limits 3',
     provenance: 'designed',
     statement: 'A limit outside 1 to 100 is answered 400 invalid-request.',
-    checks: ['pagination.limit-bounds'],
   },
   {
     id: 'PAGE-007',
@@ -71,7 +65,6 @@ export const paginationRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'Every list endpoint pages with limit and cursor and answers items and next_cursor, and a walk reaches its end.',
-    checks: ['pagination.every-list'],
   },
   {
     id: 'PAGE-008',
@@ -81,7 +74,6 @@ export const paginationRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'Decisions, share links and webhook subscriptions are listed newest first, as the contract gives their order.',
-    checks: ['pagination.newest-first'],
     references: [
       'openapi/components/schemas/DecisionPage.yaml',
       'openapi/components/schemas/SharePage.yaml',

@@ -4,9 +4,9 @@
  * `POST /sessions/plan`, `/sessions/{id}/plan`).
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const planRequirements: readonly Requirement[] = [
+export const planRequirements: readonly RequirementDefinition[] = [
   {
     id: 'PLAN-001',
     level: 'MUST',
@@ -15,7 +15,6 @@ export const planRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'POST /v1/sessions/plan previews the staffed board (the requested Synths) and an integer credit estimate.',
-    checks: ['plans.preview'],
   },
   {
     id: 'PLAN-002',
@@ -24,7 +23,6 @@ export const planRequirements: readonly Requirement[] = [
     seed: 'What the service does 8',
     provenance: 'designed',
     statement: "A start of the request a plan previewed is estimated at the plan's credits.",
-    checks: ['plans.preview'],
     references: ['openapi/components/schemas/CreditEstimate.yaml'],
   },
   {
@@ -35,7 +33,6 @@ export const planRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "GET /v1/sessions/{id}/plan returns the session's pre-flight plan: its board and the estimate it started with.",
-    checks: ['plans.session-plan'],
   },
   {
     id: 'PLAN-004',
@@ -45,7 +42,6 @@ export const planRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'A decision-brief start gets a board of 2 to 12 Synths staffed by the service (decision_brief.staffed_by service).',
-    checks: ['plans.brief-staffing'],
   },
   {
     id: 'PLAN-005',
@@ -55,7 +51,6 @@ export const planRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       "A plan made on a balance its estimate exceeds says so (sufficient_credits false, balance_credits the balance), and a start of the planned request is refused 402 at the plan's estimate.",
-    checks: ['plans.short-balance'],
     references: ['openapi/components/schemas/Plan.yaml'],
   },
   {
@@ -66,7 +61,6 @@ export const planRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "A plan's price follows its model class: each estimate is synth_count × rounds × credits_per_synth_round at the class it names, premium costs more than standard, and the premium start is estimated at its plan's price.",
-    checks: ['plans.model-class-price'],
     references: ['openapi/components/schemas/CreditEstimate.yaml'],
   },
 ];

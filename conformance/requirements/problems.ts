@@ -3,9 +3,9 @@
  * provoke, and the status and slug each kind of bad input gets.
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const problemRequirements: readonly Requirement[] = [
+export const problemRequirements: readonly RequirementDefinition[] = [
   {
     id: 'PROB-001',
     level: 'MUST',
@@ -13,7 +13,6 @@ export const problemRequirements: readonly Requirement[] = [
     seed: 'Errors',
     provenance: 'stated',
     statement: 'Every 4xx and 5xx response is served as application/problem+json.',
-    checks: ['problems.every-error'],
     references: ['RFC 9457 §3'],
   },
   {
@@ -24,7 +23,6 @@ export const problemRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'Every problem has type, title, status and detail, and its status equals the HTTP status of the response.',
-    checks: ['problems.every-error'],
     references: ['RFC 9457 §3.1.2'],
   },
   {
@@ -34,7 +32,6 @@ export const problemRequirements: readonly Requirement[] = [
     seed: 'Errors › Error catalog',
     provenance: 'stated',
     statement: "The last segment of every problem's type is the catalog slug of its HTTP status.",
-    checks: ['problems.every-error'],
   },
   {
     id: 'PROB-004',
@@ -43,7 +40,6 @@ export const problemRequirements: readonly Requirement[] = [
     seed: 'Errors',
     provenance: 'stated',
     statement: 'No problem reveals a stack trace, a source path, an API key or a signing secret.',
-    checks: ['problems.every-error'],
     references: ['RFC 9457 §5'],
   },
   {
@@ -53,7 +49,6 @@ export const problemRequirements: readonly Requirement[] = [
     seed: 'Errors',
     provenance: 'stated',
     statement: 'Problems of the same type carry the same title on every occurrence.',
-    checks: ['problems.every-error'],
     references: ['RFC 9457 §3.1.3'],
   },
   {
@@ -63,7 +58,6 @@ export const problemRequirements: readonly Requirement[] = [
     seed: 'Errors › Error catalog',
     provenance: 'stated',
     statement: 'A request body that fails schema validation is answered 400 invalid-request.',
-    checks: ['problems.invalid-body'],
   },
   {
     id: 'PROB-007',
@@ -72,7 +66,6 @@ export const problemRequirements: readonly Requirement[] = [
     seed: 'Errors › Error catalog',
     provenance: 'designed',
     statement: 'An invalid-request problem lists each violation in errors, with a JSON Pointer into the request.',
-    checks: ['problems.invalid-body'],
     references: ['RFC 9457 §3', 'docs/decisions.md › Errors'],
   },
   {
@@ -82,7 +75,6 @@ export const problemRequirements: readonly Requirement[] = [
     seed: 'Errors › Error catalog',
     provenance: 'stated',
     statement: 'A body that is not well-formed JSON is answered 400 invalid-request.',
-    checks: ['problems.malformed-json'],
   },
   {
     id: 'PROB-009',
@@ -91,7 +83,6 @@ export const problemRequirements: readonly Requirement[] = [
     seed: 'Errors',
     provenance: 'designed',
     statement: 'A request body that is not application/json is answered 415 unsupported-media-type.',
-    checks: ['problems.unsupported-media-type'],
     references: ['RFC 9110 §15.5.16', 'docs/decisions.md › Requests and responses'],
   },
   {
@@ -101,7 +92,6 @@ export const problemRequirements: readonly Requirement[] = [
     seed: 'Errors',
     provenance: 'designed',
     statement: 'A request body over 1 MiB is answered 413 payload-too-large.',
-    checks: ['problems.payload-too-large'],
     references: ['RFC 9110 §15.5.14', 'docs/decisions.md › Requests and responses'],
   },
   {
@@ -111,7 +101,6 @@ export const problemRequirements: readonly Requirement[] = [
     seed: 'Errors › Error catalog',
     provenance: 'designed',
     statement: 'A path the API does not have is answered 404 not-found.',
-    checks: ['problems.unknown-path'],
   },
   {
     id: 'PROB-012',
@@ -121,7 +110,6 @@ export const problemRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'A known path called with a method it does not offer is answered 405 method-not-allowed with an Allow header.',
-    checks: ['problems.unknown-method'],
     references: ['RFC 9110 §15.5.6'],
   },
   {
@@ -131,7 +119,6 @@ export const problemRequirements: readonly Requirement[] = [
     seed: 'Errors › Error catalog',
     provenance: 'stated',
     statement: 'A query parameter that fails its schema is answered 400 invalid-request.',
-    checks: ['problems.invalid-query'],
   },
   {
     id: 'PROB-014',
@@ -140,6 +127,5 @@ export const problemRequirements: readonly Requirement[] = [
     seed: 'Errors › Error catalog',
     provenance: 'stated',
     statement: 'A session that does not exist is answered 404 not-found on every operation on it.',
-    checks: ['problems.not-found'],
   },
 ];

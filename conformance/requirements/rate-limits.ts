@@ -3,9 +3,9 @@
  * runs only when selected.
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const rateLimitRequirements: readonly Requirement[] = [
+export const rateLimitRequirements: readonly RequirementDefinition[] = [
   {
     id: 'RATE-001',
     level: 'MUST',
@@ -13,7 +13,6 @@ export const rateLimitRequirements: readonly Requirement[] = [
     seed: 'Limits 1',
     provenance: 'stated',
     statement: 'Exceeding a limit is answered 429 rate-limited with a Retry-After header in seconds.',
-    checks: ['rate-limits.quota'],
   },
   {
     id: 'RATE-002',
@@ -22,7 +21,6 @@ export const rateLimitRequirements: readonly Requirement[] = [
     seed: 'Errors › Error catalog',
     provenance: 'stated',
     statement: 'Retry-After is truthful: the same request is accepted once the announced wait has passed.',
-    checks: ['rate-limits.quota'],
   },
   {
     id: 'RATE-003',
@@ -31,7 +29,6 @@ export const rateLimitRequirements: readonly Requirement[] = [
     seed: 'Limits',
     provenance: 'stated',
     statement: "A key that exhausted its limit does not limit another workspace's key.",
-    checks: ['rate-limits.quota'],
   },
   {
     id: 'RATE-004',
@@ -41,7 +38,6 @@ export const rateLimitRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'RateLimit and RateLimit-Policy name the same bucket, and the remaining quota falls by one per request until it reaches 0.',
-    checks: ['rate-limits.quota'],
     references: ['draft-ietf-httpapi-ratelimit-headers-10'],
   },
   {
@@ -51,6 +47,5 @@ export const rateLimitRequirements: readonly Requirement[] = [
     seed: 'Errors › Error catalog',
     provenance: 'variant',
     statement: 'A 429 body may repeat the wait in retry_after_s; when it does, it equals Retry-After.',
-    checks: ['rate-limits.quota'],
   },
 ];

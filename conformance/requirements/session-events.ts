@@ -4,9 +4,9 @@
  * between the published variants, so a subscription the deployment refuses for its event skips.
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const sessionEventRequirements: readonly Requirement[] = [
+export const sessionEventRequirements: readonly RequirementDefinition[] = [
   {
     id: 'SEVT-001',
     level: 'MUST',
@@ -15,7 +15,6 @@ export const sessionEventRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'Where the deployment takes subscriptions to session.created (event list variants 3 and 4 name it), starting a session delivers session.created naming it.',
-    checks: ['session-events.created'],
   },
   {
     id: 'SEVT-002',
@@ -25,7 +24,6 @@ export const sessionEventRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'Where the deployment takes subscriptions to session.continued (event list variants 1 and 2 name it), a follow-up round delivers it with the session_id and the round_number of the new round.',
-    checks: ['session-events.continued'],
   },
   {
     id: 'SEVT-003',
@@ -35,7 +33,6 @@ export const sessionEventRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'Reconvening a decided session creates a new round session that names the session it came from and runs to its end.',
-    checks: ['session-events.reconvene'],
   },
   {
     id: 'SEVT-004',
@@ -45,7 +42,6 @@ export const sessionEventRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'Where the deployment takes subscriptions to session.reconvened (event list variant 1 names it), reconvening delivers it with the new session_id, the source_session_id and the round_number.',
-    checks: ['session-events.reconvene'],
   },
   {
     id: 'SEVT-005',
@@ -55,7 +51,6 @@ export const sessionEventRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'A session that errors mid-run ends failed and, where the deployment takes subscriptions to session.failed (event list variants 1 and 2 name it), delivers it with the session_id, an error_code and an error_message.',
-    checks: ['session-events.failed'],
     references: ['docs/simulator.md › Failure markers'],
   },
 ];

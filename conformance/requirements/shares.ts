@@ -4,9 +4,9 @@
  * `share.viewed`). Opening a link uses the web app's share page, whose address the profile gives.
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const shareRequirements: readonly Requirement[] = [
+export const shareRequirements: readonly RequirementDefinition[] = [
   {
     id: 'SHARE-001',
     level: 'MUST',
@@ -15,7 +15,6 @@ export const shareRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "A public and a password-protected share link are created (201) with their access, and both appear in the session's share links.",
-    checks: ['shares.create-and-list'],
   },
   {
     id: 'SHARE-002',
@@ -24,7 +23,6 @@ export const shareRequirements: readonly Requirement[] = [
     seed: 'What the service does 4',
     provenance: 'designed',
     statement: 'The password of a protected share link is never returned, neither at creation nor in the list.',
-    checks: ['shares.create-and-list'],
   },
   {
     id: 'SHARE-003',
@@ -33,7 +31,6 @@ export const shareRequirements: readonly Requirement[] = [
     seed: 'Endpoints › Paths with purpose given',
     provenance: 'stated',
     statement: 'Revoking a share link answers it with revoked_at set, and the list shows it revoked.',
-    checks: ['shares.revoke'],
   },
   {
     id: 'SHARE-004',
@@ -42,7 +39,6 @@ export const shareRequirements: readonly Requirement[] = [
     seed: 'What the service does 4',
     provenance: 'stated',
     statement: 'A public share link opens the session without a password.',
-    checks: ['shares.page-public'],
   },
   {
     id: 'SHARE-005',
@@ -52,7 +48,6 @@ export const shareRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'A password-protected share link shows nothing of the session without the password or with a wrong one, and shows it with the right one.',
-    checks: ['shares.page-password'],
   },
   {
     id: 'SHARE-006',
@@ -61,7 +56,6 @@ export const shareRequirements: readonly Requirement[] = [
     seed: 'Endpoints › Paths with purpose given',
     provenance: 'stated',
     statement: 'A revoked share link no longer opens the session.',
-    checks: ['shares.revoke'],
   },
   {
     id: 'SHARE-007',
@@ -71,7 +65,6 @@ export const shareRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'Creating a share link emits share.created naming the link and its session (event list variants 3 and 4).',
-    checks: ['shares.events'],
   },
   {
     id: 'SHARE-008',
@@ -81,7 +74,6 @@ export const shareRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'Views of a share link emit share.viewed naming the link, at most one per view, each view counted in view_count (event list variants 3 and 4).',
-    checks: ['shares.events'],
   },
   {
     id: 'SHARE-009',
@@ -90,7 +82,6 @@ export const shareRequirements: readonly Requirement[] = [
     seed: 'Errors › Error catalog',
     provenance: 'designed',
     statement: 'Revocation is final: revoking a revoked share link again is 409 conflict.',
-    checks: ['shares.revoke'],
   },
   {
     id: 'SHARE-010',
@@ -100,7 +91,6 @@ export const shareRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'Password guessing on a protected share link is limited: after many wrong passwords in a short time, even the right one is refused for a while.',
-    checks: ['shares.password-guesses'],
     references: ['openapi/components/schemas/Share.yaml'],
   },
 ];

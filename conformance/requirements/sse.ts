@@ -2,9 +2,9 @@
  * The session event stream (seed "Events › Server-sent event stream of a session"; WHATWG HTML §9.2).
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const sseRequirements: readonly Requirement[] = [
+export const sseRequirements: readonly RequirementDefinition[] = [
   {
     id: 'SSE-001',
     level: 'MUST',
@@ -12,7 +12,6 @@ export const sseRequirements: readonly Requirement[] = [
     seed: 'Events › Server-sent event stream of a session',
     provenance: 'stated',
     statement: 'GET /v1/sessions/{id}/events is a text/event-stream whose event names are those the contract lists.',
-    checks: ['sse.stream-run'],
   },
   {
     id: 'SSE-002',
@@ -21,7 +20,6 @@ export const sseRequirements: readonly Requirement[] = [
     seed: 'Events › Server-sent event stream of a session',
     provenance: 'stated',
     statement: "Every event's data is one JSON object that validates against its event's data schema.",
-    checks: ['sse.stream-run'],
   },
   {
     id: 'SSE-003',
@@ -30,7 +28,6 @@ export const sseRequirements: readonly Requirement[] = [
     seed: 'Events › Server-sent event stream of a session',
     provenance: 'designed',
     statement: 'Event ids are decimal and strictly increasing within a session, starting at 1.',
-    checks: ['sse.stream-run'],
     references: ['docs/decisions.md › Streams'],
   },
   {
@@ -40,7 +37,6 @@ export const sseRequirements: readonly Requirement[] = [
     seed: 'Events › Server-sent event stream of a session',
     provenance: 'designed',
     statement: 'A client that reconnects with Last-Event-ID receives every later event once: none lost, none repeated.',
-    checks: ['sse.resume'],
     references: ['WHATWG HTML §9.2.4', 'docs/decisions.md › Streams'],
   },
   {
@@ -50,7 +46,6 @@ export const sseRequirements: readonly Requirement[] = [
     seed: 'Events › Server-sent event stream of a session',
     provenance: 'stated',
     statement: "session.complete carries outcomes_url, and that URL answers 200 with the session's outcomes.",
-    checks: ['sse.stream-run'],
   },
   {
     id: 'SSE-006',
@@ -60,7 +55,6 @@ export const sseRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'The first event carries a retry hint, rounds are announced in order, and the stream ends after its terminal event.',
-    checks: ['sse.stream-run'],
     references: ['docs/decisions.md › Streams'],
   },
   {
@@ -70,7 +64,6 @@ export const sseRequirements: readonly Requirement[] = [
     seed: 'Events › Server-sent event stream of a session',
     provenance: 'designed',
     statement: 'With finite=true the stream sends the events recorded so far and closes.',
-    checks: ['sse.finite'],
   },
   {
     id: 'SSE-008',
@@ -80,7 +73,6 @@ export const sseRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'The stream of a session cancelled mid-run ends with session.cancelled, whose data reconciles the credits charged and refunded.',
-    checks: ['sse.cancelled-end'],
     references: ['docs/decisions.md › Streams'],
   },
   {
@@ -91,7 +83,6 @@ export const sseRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'The stream of a session whose run fails ends with session.failed, whose data names an error_code and an error_message.',
-    checks: ['sse.failed-end'],
     references: ['docs/decisions.md › Streams'],
   },
 ];

@@ -4,9 +4,9 @@
  * `GET /v1/sessions/{id}/summary`).
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const summaryStreamRequirements: readonly Requirement[] = [
+export const summaryStreamRequirements: readonly RequirementDefinition[] = [
   {
     id: 'SUMM-001',
     level: 'MUST',
@@ -15,7 +15,6 @@ export const summaryStreamRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "A session's live cross-round summary is streamed as server-sent events (text/event-stream) whose data matches the contract.",
-    checks: ['summary-stream.run'],
     references: ['openapi/paths/v1_sessions_{id}_summary.yaml'],
   },
   {
@@ -26,7 +25,6 @@ export const summaryStreamRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'The summary stream sends a summary.update for each completed round in round order, then one summary.final, and closes.',
-    checks: ['summary-stream.run'],
   },
   {
     id: 'SUMM-003',
@@ -35,7 +33,6 @@ export const summaryStreamRequirements: readonly Requirement[] = [
     seed: 'Events › Server-sent event stream of a session',
     provenance: 'designed',
     statement: 'A summary stream resumed with Last-Event-ID sends every later event and none up to that id.',
-    checks: ['summary-stream.run'],
     references: ['WHATWG HTML › Server-sent events'],
   },
 ];

@@ -3,9 +3,9 @@
  * request and reply shapes, conversations and the billing per turn are the contract's design.
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const synthChatRequirements: readonly Requirement[] = [
+export const synthChatRequirements: readonly RequirementDefinition[] = [
   {
     id: 'CHAT-001',
     level: 'MUST',
@@ -13,7 +13,6 @@ export const synthChatRequirements: readonly Requirement[] = [
     seed: 'Endpoints',
     provenance: 'stated',
     statement: 'POST /v1/synths/chat answers a message to a Synth of the library with a reply from that Synth.',
-    checks: ['synth-chat.conversation'],
   },
   {
     id: 'CHAT-002',
@@ -23,7 +22,6 @@ export const synthChatRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'A message sent with the conversation_id of an earlier reply continues that conversation, and the id held with one Synth is 409 conflict with another.',
-    checks: ['synth-chat.conversation'],
     references: ['openapi/paths/v1_synths_chat.yaml'],
   },
   {
@@ -34,6 +32,5 @@ export const synthChatRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       "Each chat turn draws the credits_charged it reports from the workspace's one pool, as a chat entry of the ledger.",
-    checks: ['synth-chat.conversation'],
   },
 ];

@@ -3,9 +3,9 @@
  * caps), tested with keys of other tiers that the test control provisions.
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const tierRequirements: readonly Requirement[] = [
+export const tierRequirements: readonly RequirementDefinition[] = [
   {
     id: 'TIER-001',
     level: 'MUST',
@@ -14,7 +14,6 @@ export const tierRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'A key of a workspace on a tier below Ultra is answered 403 tier-required by the API, which is available on the Ultra tier and Enterprise contracts.',
-    checks: ['tiers.below-ultra'],
     references: ['What the service does 7'],
   },
   {
@@ -25,7 +24,6 @@ export const tierRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       "A lineup above the Synth cap of the key's tier (Free 3, Pro 5, Max 8, Ultra 12) is answered 403 tier-required, and one at the Ultra cap of 12 runs.",
-    checks: ['tiers.synth-caps'],
     references: ['The published pricing page: Synths per session by tier'],
   },
   {
@@ -35,7 +33,6 @@ export const tierRequirements: readonly Requirement[] = [
     seed: 'What the service does 7',
     provenance: 'designed',
     statement: "GET /credits names the workspace's tier, Ultra or Enterprise for a key the API serves.",
-    checks: ['tiers.credits-tier'],
     references: ['docs/decisions.md › Chat, actions, catalogue and credits'],
   },
 ];

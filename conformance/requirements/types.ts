@@ -90,7 +90,8 @@ export const categoryPrefixes: Record<Category, string> = {
  */
 export type Provenance = 'stated' | 'variant' | 'designed';
 
-export interface Requirement {
+/** A requirement as its category's module writes it. */
+export interface RequirementDefinition {
   /** `<PREFIX>-<NNN>`, never reused for another rule. */
   id: string;
   level: Level;
@@ -100,8 +101,11 @@ export interface Requirement {
   provenance: Provenance;
   /** The rule in one sentence. */
   statement: string;
-  /** The names of the checks that test it (conformance/checks). */
-  checks: readonly string[];
   /** Further normative references (RFCs, the contract's decisions). */
   references?: readonly string[];
+}
+
+/** A requirement of a registry, with the names of the checks that test it. */
+export interface Requirement extends RequirementDefinition {
+  checks: readonly string[];
 }

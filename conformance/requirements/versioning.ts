@@ -2,9 +2,9 @@
  * Versioning (seed "Versioning" 4): the date version every response is processed as, and pinning it.
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const versioningRequirements: readonly Requirement[] = [
+export const versioningRequirements: readonly RequirementDefinition[] = [
   {
     id: 'VER-001',
     level: 'MUST',
@@ -12,7 +12,6 @@ export const versioningRequirements: readonly Requirement[] = [
     seed: 'Versioning 4',
     provenance: 'stated',
     statement: 'Every response carries X-Service-API-Version with a date version shaped YYYY-MM-DD.',
-    checks: ['versioning.every-response'],
   },
   {
     id: 'VER-002',
@@ -22,7 +21,6 @@ export const versioningRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'A request that sends X-Service-API-Version with a supported version is processed as, and answered with, that version.',
-    checks: ['versioning.pin-echo'],
   },
   {
     id: 'VER-003',
@@ -31,7 +29,6 @@ export const versioningRequirements: readonly Requirement[] = [
     seed: 'Versioning 4',
     provenance: 'designed',
     statement: 'A pin to a version the service does not know is answered 400 invalid-request.',
-    checks: ['versioning.unknown-version'],
   },
   {
     id: 'VER-004',
@@ -41,7 +38,6 @@ export const versioningRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       "A pinned request gets its version's documented behaviour: a board-lineup start answers A1 under 2026-04-01 and A2 under 2026-10-01.",
-    checks: ['versioning.pinned-behaviour'],
     references: ['x-api-versions', 'docs/decisions.md › Addresses and versions'],
   },
   {
@@ -51,6 +47,5 @@ export const versioningRequirements: readonly Requirement[] = [
     seed: 'Versioning 4',
     provenance: 'designed',
     statement: 'The health probe reports the same api_version as its X-Service-API-Version header.',
-    checks: ['versioning.health-version'],
   },
 ];

@@ -3,9 +3,9 @@
  * the suite hosts on 127.0.0.1.
  * @module
  */
-import type { Requirement } from './types.js';
+import type { RequirementDefinition } from './types.js';
 
-export const webhookRequirements: readonly Requirement[] = [
+export const webhookRequirements: readonly RequirementDefinition[] = [
   {
     id: 'HOOK-001',
     level: 'MUST',
@@ -14,7 +14,6 @@ export const webhookRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'POST /v1/webhooks answers ok, the subscription, the signing secret and verify instructions; the secret is never shown again.',
-    checks: ['webhooks.subscribe'],
   },
   {
     id: 'HOOK-002',
@@ -24,7 +23,6 @@ export const webhookRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "A delivery is a POST with a JSON body, Content-Type application/json, the fixed User-Agent and X-Service-Event equal to the event the body names (`event` in the seed's envelope, `type` in the published one).",
-    checks: ['webhooks.delivery'],
   },
   {
     id: 'HOOK-003',
@@ -34,7 +32,6 @@ export const webhookRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'X-Service-Signature is sha256= and the hex HMAC-SHA256 of "<timestamp>.<raw_body>" keyed with the signing secret.',
-    checks: ['webhooks.delivery'],
   },
   {
     id: 'HOOK-004',
@@ -44,7 +41,6 @@ export const webhookRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "X-Service-Timestamp is Unix seconds of the wall clock, within 300 seconds of the receiver's clock at delivery, whatever the target's time scale.",
-    checks: ['webhooks.delivery'],
   },
   {
     id: 'HOOK-005',
@@ -53,7 +49,6 @@ export const webhookRequirements: readonly Requirement[] = [
     seed: 'Events › Webhook subscriptions',
     provenance: 'stated',
     statement: 'Each delivery carries an X-Service-Delivery-Id that no other delivery carries.',
-    checks: ['webhooks.delivery'],
   },
   {
     id: 'HOOK-006',
@@ -63,7 +58,6 @@ export const webhookRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       "Every delivered body validates against its event's schema, in an envelope the profile accepts (by default the seed's or the published one), and its event is one of the deployment's published event list.",
-    checks: ['webhooks.delivery'],
   },
   {
     id: 'HOOK-007',
@@ -73,7 +67,6 @@ export const webhookRequirements: readonly Requirement[] = [
     provenance: 'stated',
     statement:
       'GET /v1/webhooks/{id}/deliveries lists the attempts the receiver saw, with their response codes and retry timestamps.',
-    checks: ['webhooks.deliveries-listing'],
   },
   {
     id: 'HOOK-008',
@@ -83,7 +76,6 @@ export const webhookRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       "A failing receiver gets retries after the published waits (1, 5, 15, 60 and optionally 240 minutes) until the schedule's last attempt, and no more.",
-    checks: ['webhooks.retry-schedule'],
   },
   {
     id: 'HOOK-009',
@@ -92,7 +84,6 @@ export const webhookRequirements: readonly Requirement[] = [
     seed: 'Events › Delivery, retry and pause 3',
     provenance: 'stated',
     statement: 'After 10 consecutive failed deliveries the subscription pauses and receives nothing further.',
-    checks: ['webhooks.pause'],
   },
   {
     id: 'HOOK-010',
@@ -101,7 +92,6 @@ export const webhookRequirements: readonly Requirement[] = [
     seed: 'Events › Delivery, retry and pause 1',
     provenance: 'stated',
     statement: 'Any 2xx answer completes a delivery: it is not retried.',
-    checks: ['webhooks.retry-schedule'],
   },
   {
     id: 'HOOK-011',
@@ -111,7 +101,6 @@ export const webhookRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'No delivery reaches an address that is not public (private, loopback, link-local, unspecified): a subscription to one is accepted, and each of its attempts fails without a response.',
-    checks: ['webhooks.url-guard'],
     references: ['docs/decisions.md › Webhooks'],
   },
   {
@@ -121,7 +110,6 @@ export const webhookRequirements: readonly Requirement[] = [
     seed: 'Events › Webhook subscriptions',
     provenance: 'stated',
     statement: 'A subscription receives only the events it subscribed to.',
-    checks: ['webhooks.delivery'],
   },
   {
     id: 'HOOK-013',
@@ -131,7 +119,6 @@ export const webhookRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'Every retry of one delivery keeps its X-Service-Delivery-Id and is signed anew with the wall-clock time of the attempt.',
-    checks: ['webhooks.retry-schedule'],
     references: ['docs/decisions.md › Webhooks'],
   },
   {
@@ -141,7 +128,6 @@ export const webhookRequirements: readonly Requirement[] = [
     seed: 'Events › Delivery, retry and pause 3',
     provenance: 'stated',
     statement: 'Re-enabling a paused subscription resets its breaker and resumes deliveries.',
-    checks: ['webhooks.pause'],
   },
   {
     id: 'HOOK-015',
@@ -151,7 +137,6 @@ export const webhookRequirements: readonly Requirement[] = [
     provenance: 'designed',
     statement:
       'PATCH /v1/webhooks/{id} changes the label and the event filter it names, keeps the rest, and a read shows the change.',
-    checks: ['webhooks.update'],
     references: ['docs/decisions.md › Webhooks'],
   },
   {
@@ -162,7 +147,6 @@ export const webhookRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'A subscription created at the unversioned /webhooks is the same subscription at /v1/webhooks, and both paths read and list it alike.',
-    checks: ['webhooks.unversioned-paths'],
     references: ['docs/decisions.md › Addresses and versions'],
   },
   {
@@ -173,7 +157,6 @@ export const webhookRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'Updating and deleting a subscription through the unversioned /webhooks paths changes the subscription /v1/webhooks shows.',
-    checks: ['webhooks.unversioned-paths'],
     references: ['docs/decisions.md › Addresses and versions'],
   },
   {
@@ -184,7 +167,6 @@ export const webhookRequirements: readonly Requirement[] = [
     provenance: 'variant',
     statement:
       'Re-enabling a paused subscription through the unversioned /webhooks/{id}/enable resets its breaker as /v1/webhooks/{id}/enable does.',
-    checks: ['webhooks.pause'],
     references: ['docs/decisions.md › Addresses and versions'],
   },
 ];

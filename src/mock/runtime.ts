@@ -5,14 +5,12 @@
  * runtime at once, so a request is answered by one document from start to end.
  * @module
  */
+import { apiVersionCatalogue, contractLimits } from '../contract/extensions.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { childPointer, resolve } from '../contract/pointer.js';
 import { problemTypes, type ProblemTypes } from '../contract/problem-types.js';
 import { createEngine, prismOperations, type Engine, type EngineOptions } from './engine.js';
 import { compileRoutes, type RouteTable } from './routes.js';
-
-/** The contract's request body limit (`x-limits.request_body_max_bytes`, designed). */
-const defaultBodyLimit = 1_048_576;
 
 export interface MockRuntime {
   document: OpenApiDocument;
@@ -21,6 +19,7 @@ export interface MockRuntime {
   catalogue: ProblemTypes;
   /** The headers of the contract's `NotFound` response at their examples, the version at the current one: every problem of the front door has them. */
   problemHeaders: Record<string, string>;
+  /** The contract's request body limit (`x-limits.request_body_max_bytes`, designed). */
   bodyLimit: number;
   /** The request media types of each operation (`METHOD template`) that takes a body. */
   requestMedia: ReadonlyMap<string, string[]>;
@@ -42,10 +41,8 @@ function headerExamples(document: OpenApiDocument): Record<string, string> {
 
 /** The current version in its header (`x-api-versions`, seed "Versioning" 4), whatever the header's example says. */
 function versionHeader(document: OpenApiDocument): Record<string, string> {
-  const versions = (document as { 'x-api-versions'?: { header?: string; current?: string } })['x-api-versions'];
-  return versions?.header === undefined || versions.current === undefined
-    ? {}
-    : { [versions.header.toLowerCase()]: versions.current };
+  const versions = apiVersionCatalogue(document);
+  return { [versions.header.toLowerCase()]: versions.current };
 }
 
 function requestMediaTypes(document: OpenApiDocument, routes: RouteTable): Map<string, string[]> {
@@ -69,14 +66,13 @@ export async function compileRuntime(document: OpenApiDocument, options: EngineO
   if (missing.length > 0) {
     throw new Error(`Prism did not read these operations of the contract: ${missing.join(', ')}`);
   }
-  const limit = (document as { 'x-limits'?: { request_body_max_bytes?: { value?: number } } })['x-limits'];
   return {
     document,
     routes,
     engine: createEngine(operations, options),
     catalogue: problemTypes(document),
     problemHeaders: { ...headerExamples(document), ...versionHeader(document) },
-    bodyLimit: Number(limit?.request_body_max_bytes?.value ?? defaultBodyLimit),
+    bodyLimit: contractLimits(document).requestBodyMaxBytes,
     requestMedia: requestMediaTypes(document, routes),
   };
 }

@@ -4,6 +4,7 @@
  * contract's `x-api-versions`.
  * @module
  */
+import { apiVersionCatalogue } from '../contract/extensions.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { ProblemError } from './problems.js';
 
@@ -19,17 +20,9 @@ export interface ApiVersions {
   negotiate(pin: string | string[] | undefined, fallback?: string): string;
 }
 
-interface VersionCatalogue {
-  current: string;
-  supported: Array<{ version: string }>;
-}
-
 export function apiVersions(document: OpenApiDocument): ApiVersions {
-  const catalogue = (document as { 'x-api-versions'?: VersionCatalogue })['x-api-versions'];
-  if (catalogue === undefined) {
-    throw new Error('the contract has no x-api-versions');
-  }
-  const supported = catalogue.supported.map((entry) => entry.version);
+  const catalogue = apiVersionCatalogue(document);
+  const { supported } = catalogue;
   return {
     current: catalogue.current,
     supported,

@@ -8,6 +8,7 @@
  */
 import { maxHeaderSize, type IncomingMessage } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { contractLimits } from '../contract/extensions.js';
 import { apiVersionHeader } from './api-version.js';
 import { dispatch } from './dispatch.js';
 import { ProblemError, problemMediaType, type ProblemStatus } from './problems.js';
@@ -21,9 +22,6 @@ import { applyClientLimits, defaultClientLimits, isRequestTimeout, type ClientLi
 import { stateOf } from './request-state.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { registerSharePage } from './share-viewer/routes.js';
-
-/** Request bodies are limited to 1 MiB (`x-limits.request_body_max_bytes`). */
-export const bodyLimitBytes = 1024 * 1024;
 
 export interface AppOptions {
   services: Services;
@@ -66,12 +64,16 @@ function sendProblem(
 }
 
 /** The problem a framework error stands for; statuses the operation does not document fall back to 400. */
-function problemOfFrameworkError(error: FastifyError, route: Route | undefined): ProblemError | undefined {
+function problemOfFrameworkError(
+  error: FastifyError,
+  route: Route | undefined,
+  bodyLimit: number,
+): ProblemError | undefined {
   const documented = (status: ProblemStatus): ProblemStatus =>
     route === undefined || route.statuses.has(status) ? status : 400;
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ProblemError(documented(413), `The request body exceeds ${bodyLimitBytes} bytes.`);
+      return new ProblemError(documented(413), `The request body exceeds ${bodyLimit} bytes.`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ProblemError(documented(415), 'The request body must be application/json.');
     default:
@@ -89,10 +91,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const validator =
     options.validateResponses === true ? responseValidator(services.document, services.validator) : undefined;
   const limits = options.clientLimits ?? defaultClientLimits;
+  const { requestBodyMaxBytes } = contractLimits(services.document);
   const app = Fastify({
     logger: false,
     ...(seams === undefined ? {} : { rewriteUrl: seams.rewriteUrl }),
-    bodyLimit: bodyLimitBytes,
+    bodyLimit: requestBodyMaxBytes,
     exposeHeadRoutes: false,
     // Long polls and event streams must not hold `close()` open.
     forceCloseConnections: true,
@@ -197,7 +200,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const route = stateOf(request)?.route;
-    const problem = error instanceof ProblemError ? error : problemOfFrameworkError(error, route);
+    const problem = error instanceof ProblemError ? error : problemOfFrameworkError(error, route, requestBodyMaxBytes);
     if (problem !== undefined) {
       return sendProblem(services, request, reply, problem);
     }

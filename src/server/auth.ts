@@ -4,6 +4,7 @@
  * tier-required`. A key past the end of its rotation grace is as unknown as a made-up one.
  * @module
  */
+import { availableTiers } from '../contract/extensions.js';
 import type { Principal } from './context.js';
 import { ProblemError } from './problems.js';
 import type { Services } from './services.js';
@@ -32,14 +33,9 @@ export function authenticate(services: Services, authorization: string | undefin
   return { apiKey, workspace };
 }
 
-/** The tiers the API is available on (the contract's `x-availability.tiers`). */
-export function availableTiers(services: Services): string[] {
-  const availability = (services.document as { 'x-availability'?: { tiers?: string[] } })['x-availability'];
-  return availability?.tiers ?? ['ultra', 'enterprise'];
-}
-
+/** The API is available on the contract's `x-availability.tiers`. */
 export function requireTier(services: Services, workspace: Workspace): void {
-  const tiers = availableTiers(services);
+  const tiers = availableTiers(services.document);
   if (!tiers.includes(workspace.tier)) {
     throw new ProblemError(
       403,

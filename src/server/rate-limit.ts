@@ -5,17 +5,12 @@
  * Answers carry `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10).
  * @module
  */
+import { rateLimitBuckets } from '../contract/extensions.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { ProblemError } from './problems.js';
 import type { RateLimitBucket } from './routes.js';
 import type { WindowCounter } from './rate-limit-windows.js';
 import type { Tier } from './store/workspaces.js';
-
-interface BucketCatalogue {
-  window_seconds: number;
-  buckets: Array<{ name: RateLimitBucket; ultra_per_minute: number }>;
-  tier_multipliers: Record<string, number | string>;
-}
 
 export interface RateLimitDecision {
   headers: Record<string, string>;
@@ -30,16 +25,13 @@ export interface RateLimiter {
 
 /** `windows` counts the requests: in memory for the server (src/server/rate-limit-windows.ts). */
 export function rateLimiter(document: OpenApiDocument, windows: WindowCounter): RateLimiter {
-  const catalogue = (document as { 'x-rate-limit-buckets'?: BucketCatalogue })['x-rate-limit-buckets'];
-  if (catalogue === undefined) {
-    throw new Error('the contract has no x-rate-limit-buckets');
-  }
-  const windowMs = catalogue.window_seconds * 1000;
-  const ultraMultiplier = Number(catalogue.tier_multipliers['ultra']);
+  const catalogue = rateLimitBuckets(document);
+  const windowMs = catalogue.windowSeconds * 1000;
+  const ultraMultiplier = Number(catalogue.tierMultipliers['ultra']);
 
   function quota(bucket: RateLimitBucket, tier: Tier): number {
-    const ultra = catalogue?.buckets.find((entry) => entry.name === bucket)?.ultra_per_minute ?? 0;
-    const multiplier = catalogue?.tier_multipliers[tier];
+    const ultra = catalogue.ultraPerMinute.get(bucket) ?? 0;
+    const multiplier = catalogue.tierMultipliers[tier];
     // Enterprise is "custom per contract": the reference server grants it the Ultra quota.
     if (typeof multiplier !== 'number') {
       return ultra;
@@ -59,7 +51,7 @@ export function rateLimiter(document: OpenApiDocument, windows: WindowCounter): 
     let entry = byTier.get(tier);
     if (entry === undefined) {
       const limit = quota(bucket, tier);
-      entry = { limit, policy: `"${bucket}";q=${limit};w=${catalogue?.window_seconds}` };
+      entry = { limit, policy: `"${bucket}";q=${limit};w=${catalogue.windowSeconds}` };
       byTier.set(tier, entry);
     }
     return entry;
@@ -79,7 +71,7 @@ export function rateLimiter(document: OpenApiDocument, windows: WindowCounter): 
       if (count > limit) {
         throw new ProblemError(
           429,
-          `The ${bucket} bucket allows ${limit} requests per ${catalogue.window_seconds} seconds; retry in ${resetSeconds} seconds.`,
+          `The ${bucket} bucket allows ${limit} requests per ${catalogue.windowSeconds} seconds; retry in ${resetSeconds} seconds.`,
           { retry_after_s: resetSeconds },
           { ...headers, 'Retry-After': String(resetSeconds) },
         );

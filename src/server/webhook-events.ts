@@ -70,17 +70,6 @@ export interface WebhookEventOptions {
   defaultEnvelope?: EnvelopeForm;
 }
 
-/** A receiver must answer an attempt within 10 seconds of real time (`x-webhook-delivery`). */
-const attemptTimeoutMs = 10_000;
-
-/**
- * How long a taken delivery stays taken, in real time. An attempt takes real time whatever the time
- * scale, so a lease measured on the sped-up server clock would run out while the attempt is in flight
- * and the delivery would be taken a second time; six attempt timeouts of real time cannot run out
- * before this process settles what it took. Leases a stopped process left are released at start.
- */
-const leaseMs = 6 * attemptTimeoutMs;
-
 export function webhookEvents(store: Store, clock: Clock, options: WebhookEventOptions): WebhookEvents {
   const outbox = createSqliteOutbox(store.db);
   // One server owns its database, so at start every lease is stale: the deliveries a stopped server had
@@ -92,9 +81,11 @@ export function webhookEvents(store: Store, clock: Clock, options: WebhookEventO
   const dispatcher = createWebhookDispatcher({
     outbox,
     clock,
-    attemptTimeoutMs,
-    leaseMs,
-    // Real time, for leases: the server clock may be sped up or moved by hand.
+    // A receiver answers an attempt within the contract's attempt timeout (`x-webhook-delivery`), and a
+    // taken delivery stays taken for six of them (the dispatcher's defaults), both in real time: an
+    // attempt takes real time whatever the time scale, so a lease measured on the sped-up server clock
+    // would run out while the attempt is in flight and the delivery would be taken a second time. Leases
+    // a stopped process left are released at start.
     leaseClock: realClock,
     leaseTimer: realTimer,
     // Wall clock, for X-Service-Timestamp: receivers check it against their own clock within 300 s

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { OpenApiDocument } from '../contract/load.js';
+import { webhookDelivery } from '../contract/extensions.js';
 import { packageJson } from '../contract/paths.js';
 import { foldStatus, type Observation } from '../../conformance/harness/observations.js';
 import { type CheckResult, exitCodeOf, fold, type RunResult, summarize } from '../../conformance/harness/results.js';
@@ -19,7 +20,7 @@ import type { CaseInput } from './receiver-case.js';
 import { receiverCases } from './receiver-cases.js';
 import { runCase } from './run-case.js';
 import { sampleBody } from './samples.js';
-import { attemptTimeoutMs, ReceiverUrlError, receiverSender, type SendOptions } from './send.js';
+import { ReceiverUrlError, receiverSender, type SendOptions } from './send.js';
 
 /** The envelope forms a receiver is checked with: the one its subscriptions choose, or both. */
 export type ReceiverEnvelope = EnvelopeForm | 'both';
@@ -56,7 +57,7 @@ export async function checkReceiver(
   const send = await receiverSender(options);
   const event: WebhookEventName = 'session.complete';
   const forms = formsOf(options.envelope);
-  const timeoutMs = options.timeoutMs ?? attemptTimeoutMs;
+  const timeoutMs = options.timeoutMs ?? webhookDelivery(document).attemptTimeoutMs;
   const observations: Observation[] = [];
   const caseResults: CheckResult[] = [];
   let nextId = 1;

@@ -4,6 +4,7 @@
  * `data` is the sample. A user's own `data` replaces it.
  * @module
  */
+import { apiVersionCatalogue } from '../contract/extensions.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { resolve } from '../contract/pointer.js';
 import {
@@ -46,13 +47,6 @@ export function sampleEnvelope(document: Readonly<OpenApiDocument>, event: Webho
   return first;
 }
 
-/** The current date version of the API (`x-api-versions.current`), which the published envelope names. */
-export function currentApiVersion(document: Readonly<OpenApiDocument>): string {
-  const versions = (document as Record<string, unknown>)['x-api-versions'];
-  const current = isRecord(versions) ? versions['current'] : undefined;
-  return typeof current === 'string' ? current : String(document.info.version);
-}
-
 export interface SampleBodyOptions {
   form: EnvelopeForm;
   /** The event's `data`; the contract's example by default. */
@@ -74,7 +68,13 @@ export function sampleBody(
   const given = (options.data ?? example['data']) as WebhookEventData<WebhookEventName>;
   const data = options.sessionId === undefined ? given : { ...given, session_id: options.sessionId };
   if (options.form === 'published') {
-    const context = { id: createEventId(), at: options.at, attempt: 1, apiVersion: currentApiVersion(document) };
+    // The published envelope names the current date version (`x-api-versions`).
+    const context = {
+      id: createEventId(),
+      at: options.at,
+      attempt: 1,
+      apiVersion: apiVersionCatalogue(document).current,
+    };
     return { ...buildPublishedEnvelope(event, data, context) };
   }
   const text = (name: string): string | undefined => (typeof example[name] === 'string' ? example[name] : undefined);

@@ -5,17 +5,17 @@
  * receiver. The socket connects to exactly the addresses checked (see delivery-request.ts).
  * @module
  */
+import { webhookDelivery } from '../contract/extensions.js';
+import { loadContract } from '../contract/load.js';
 import { postDelivery, type PostResult } from '../webhooks/delivery-request.js';
 import { checkWebhookUrl, refusedRangeOf } from '../webhooks/url-guard.js';
 import type { OutgoingDelivery } from './delivery.js';
-
-/** A receiver must answer within the service's attempt timeout (`x-webhook-delivery`: 10 seconds). */
-export const attemptTimeoutMs = 10_000;
 
 export interface SendOptions {
   url: string;
   /** Deliver to hosts that are not loopback addresses. */
   allowRemote?: boolean;
+  /** The service's attempt timeout (`x-webhook-delivery`) by default. */
   timeoutMs?: number;
 }
 
@@ -43,7 +43,7 @@ export async function receiverSender(
       url: options.url,
       headers: delivery.headers,
       body: delivery.body,
-      timeoutMs: options.timeoutMs ?? attemptTimeoutMs,
+      timeoutMs: options.timeoutMs ?? webhookDelivery(loadContract()).attemptTimeoutMs,
       allowPrivate: true,
       resolve: async () => check.addresses,
       keepResponse: true,

@@ -7,6 +7,8 @@
  * target, so that one workspace's slow or dead receivers hold back only their own deliveries.
  * @module
  */
+import { webhookDelivery } from '../contract/extensions.js';
+import { loadContract } from '../contract/load.js';
 import { postDelivery, signedHeaders, type PostInput, type PostResult } from './delivery-request.js';
 import { bodyForAttempt, eventOf, type AnyWebhookEnvelope } from './events.js';
 import { createDeliveryId } from './ids.js';
@@ -32,7 +34,7 @@ export interface DispatcherOptions {
   /** Deliver to loopback addresses, other private ones still refused: for local testing only. */
   allowLoopback?: boolean;
   resolve?: ResolveHost;
-  /** `x-webhook-delivery.attempt_timeout_seconds`: 10 s. */
+  /** `x-webhook-delivery.attempt_timeout_seconds` of the contract by default. */
   attemptTimeoutMs?: number;
   /** How long a claimed delivery stays taken before it is due again; must exceed the attempt timeout. */
   leaseMs?: number;
@@ -83,7 +85,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     outbox,
     clock = realClock,
     timer = realTimer,
-    attemptTimeoutMs = 10_000,
+    attemptTimeoutMs = webhookDelivery(loadContract()).attemptTimeoutMs,
     leaseMs = 6 * attemptTimeoutMs,
     concurrency = 64,
     perWorkspaceConcurrency = 8,

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { defaultProfile, type Profile } from '../../conformance/harness/profiles.js';
 import type { RunResult } from '../../conformance/harness/results.js';
-import { runConformance } from '../../conformance/harness/runner.js';
+import { runConformance } from '../../conformance/runner.js';
 import { keyA, keyB, startReferenceTarget, type ReferenceTarget } from './support/reference-target.js';
 
 const judged = ['HOOK-002', 'HOOK-003', 'HOOK-005', 'HOOK-006', 'HOOK-013'];

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { checks } from '../../conformance/checks/index.js';
 import { builtInProfiles } from '../../conformance/harness/profiles.js';
-import { runConformance } from '../../conformance/harness/runner.js';
+import { runConformance } from '../../conformance/runner.js';
 import { TestControl } from '../../conformance/harness/test-control.js';
 import { requirements } from '../../conformance/requirements/index.js';
 import { faultCatalogue as faults } from '../../src/server/test-control/faults/index.js';

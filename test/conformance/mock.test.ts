@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checks } from '../../conformance/checks/index.js';
 import type { RunResult } from '../../conformance/harness/results.js';
-import { runConformance } from '../../conformance/harness/runner.js';
+import { runConformance } from '../../conformance/runner.js';
 import { startMock, type RunningMock } from '../../src/mock/mock.js';
 import { freePort } from '../../src/mock/prism.js';
 

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { builtInProfiles } from '../../conformance/harness/profiles.js';
 import type { RunResult } from '../../conformance/harness/results.js';
-import { runConformance } from '../../conformance/harness/runner.js';
+import { runConformance } from '../../conformance/runner.js';
 import { findCheck } from '../../conformance/checks/index.js';
 import type { ItemCoverage } from '../../conformance/harness/coverage.js';
 import { itemKinds, notExpectedInAConformingRun } from '../../conformance/requirements/coverage.js';

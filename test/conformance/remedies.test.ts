@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { checks } from '../../conformance/checks/index.js';
-import type { PreconditionName } from '../../conformance/checks/types.js';
+import type { PreconditionName } from '../../conformance/harness/check.js';
 import { createCheckContext, type SharedRunState } from '../../conformance/harness/context.js';
 import { ExchangeLog } from '../../conformance/harness/exchange.js';
 import { HttpClient } from '../../conformance/harness/http.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { builtInProfiles } from '../../conformance/harness/profiles.js';
 import type { RunResult } from '../../conformance/harness/results.js';
-import { runConformance } from '../../conformance/harness/runner.js';
+import { runConformance } from '../../conformance/runner.js';
 import { renderHtml } from '../../conformance/reporters/html.js';
 import { packageRoot } from '../../src/contract/paths.js';
 import { openOfflineBrowser, type OfflineBrowser } from '../docs/offline-browser.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { builtInProfiles } from '../../conformance/harness/profiles.js';
-import { runConformance } from '../../conformance/harness/runner.js';
+import { runConformance } from '../../conformance/runner.js';
 import { keyA, keyB, startReferenceTarget, type ReferenceTarget } from './support/reference-target.js';
 
 const pageRequirements = ['SHARE-004', 'SHARE-005', 'SHARE-006', 'SHARE-008'];

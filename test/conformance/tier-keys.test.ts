@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { builtInProfiles } from '../../conformance/harness/profiles.js';
 import type { RunResult } from '../../conformance/harness/results.js';
-import { runConformance } from '../../conformance/harness/runner.js';
+import { runConformance } from '../../conformance/runner.js';
 import { provisionKey } from '../../src/server/provisioning.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { runBoardkit } from '../support/boardkit.js';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { builtInProfiles } from '../../conformance/harness/profiles.js';
 import type { RunResult } from '../../conformance/harness/results.js';
-import { runConformance } from '../../conformance/harness/runner.js';
+import { runConformance } from '../../conformance/runner.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { keyA, keyB, startReferenceTarget, type ReferenceTarget } from './support/reference-target.js';
 

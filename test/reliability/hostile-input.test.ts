@@ -9,8 +9,9 @@
  * starts a minute per key) never answer in place of the check under test.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bodyLimitBytes } from '../../src/server/app.js';
 import { collectExamples } from '../../src/contract/examples.js';
+import { contractLimits } from '../../src/contract/extensions.js';
+import { loadContract } from '../../src/contract/load.js';
 import { maxJsonDepth, nestingDepth } from '../../src/server/json-body.js';
 import { startTestServer, type TestServer } from '../server/harness.js';
 import { startReceiver, type Receiver } from '../server/receiver.js';
@@ -91,6 +92,9 @@ function exampleWithBytes(operation: ContractOperation, bytes: number[]): Buffer
   }
   return Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from(bytes), Buffer.from(text.slice(at))]);
 }
+
+/** The request body limit (`x-limits`): a body one byte over it is refused. */
+const bodyLimitBytes = contractLimits(loadContract()).requestBodyMaxBytes;
 
 const nestedArrays = (levels: number): string => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 const nestedObjects = (levels: number): string => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;

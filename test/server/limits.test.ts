@@ -1,11 +1,11 @@
 /**
  * The contract's `x-limits` is the one catalogue of limits (docs/limits.md is checked against it); the
  * server's own constants must say the same, so a limit changed in one place and not the other fails here.
+ * The limits the server reads from the contract (src/contract/extensions.ts) need no constant.
  */
 import { describe, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { valueAt } from '../../src/contract/pointer.js';
-import { bodyLimitBytes } from '../../src/server/app.js';
 import { maxJsonDepth } from '../../src/server/json-body.js';
 import { defaultPageLimit } from '../../src/server/pagination.js';
 import { passwordGuessLimit, passwordGuessWindowMs } from '../../src/server/share-viewer/views.js';
@@ -18,7 +18,6 @@ const limit = (pointer: string): unknown => valueAt(contract, `#/x-limits/${poin
 
 describe("the server enforces the contract's x-limits", () => {
   test.each([
-    ['request_body_max_bytes/value', bodyLimitBytes],
     ['request_body_max_depth/value', maxJsonDepth],
     ['page_limit/default', defaultPageLimit],
     ['share_password_guesses/per_link', passwordGuessLimit],

@@ -4,18 +4,11 @@
  * (the contract's `#/components/schemas/…` references become `#/$defs/…`).
  * @module
  */
+import { mcpTools } from '../../contract/extensions.js';
 import type { OpenApiDocument } from '../../contract/load.js';
 import { resolve } from '../../contract/pointer.js';
 
 export const consultToolName = 'service.consult.message';
-
-interface ToolEntry {
-  name: string;
-  description: string;
-  endpoint?: { path?: string };
-  input: { $ref: string };
-  output: { $ref: string };
-}
 
 /** A JSON Schema object, as MCP's `tools/list` carries it. */
 export type JsonSchemaObject = { type: 'object'; [keyword: string]: unknown };
@@ -70,12 +63,11 @@ export function selfContainedSchema(document: OpenApiDocument, pointer: string):
 
 /** The consult tool of the contract; the contract must describe it. */
 export function consultTool(document: OpenApiDocument): ConsultTool {
-  const tools = (document as { 'x-mcp-tools'?: ToolEntry[] })['x-mcp-tools'] ?? [];
-  const entry = tools.find((tool) => tool.name === consultToolName);
+  const entry = mcpTools(document).find((tool) => tool.name === consultToolName);
   if (entry === undefined) {
     throw new Error(`the contract's x-mcp-tools has no ${consultToolName}`);
   }
-  const path = entry.endpoint?.path;
+  const path = entry.endpointPath;
   if (path === undefined) {
     throw new Error(`the contract does not say where ${consultToolName} is served (endpoint.path)`);
   }
@@ -83,9 +75,9 @@ export function consultTool(document: OpenApiDocument): ConsultTool {
     name: entry.name,
     description: entry.description.trim(),
     path,
-    inputPointer: entry.input.$ref,
-    outputPointer: entry.output.$ref,
-    inputSchema: selfContainedSchema(document, entry.input.$ref),
-    outputSchema: selfContainedSchema(document, entry.output.$ref),
+    inputPointer: entry.inputRef,
+    outputPointer: entry.outputRef,
+    inputSchema: selfContainedSchema(document, entry.inputRef),
+    outputSchema: selfContainedSchema(document, entry.outputRef),
   };
 }

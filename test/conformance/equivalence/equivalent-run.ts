@@ -4,7 +4,7 @@
  */
 import { builtInProfiles, type Profile } from '../../../conformance/harness/profiles.js';
 import type { RunResult } from '../../../conformance/harness/results.js';
-import { runConformance } from '../../../conformance/harness/runner.js';
+import { runConformance } from '../../../conformance/runner.js';
 import { keyA, keyB, type ReferenceTargetOptions, startReferenceTarget } from '../support/reference-target.js';
 import { startRewritingProxy, type Variant } from './proxy.js';
 

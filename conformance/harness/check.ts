@@ -1,18 +1,19 @@
 /**
  * The check model (after Schemathesis' checks): a small named function with stated preconditions that
- * tests one or more requirements and records typed outcomes with evidence.
+ * tests one or more requirements and records typed outcomes with evidence. The harness runs checks of
+ * this shape; conformance/checks declares them (`checksOf` in checks/define.ts).
  * @module
  */
-import type { Contract } from '../harness/contract.js';
-import type { Exchange } from '../harness/exchange.js';
-import type { HttpClient } from '../harness/http.js';
-import type { Failure } from '../harness/observations.js';
-import type { Profile } from '../harness/profiles.js';
-import type { WebhookReceiver } from '../harness/receiver.js';
-import type { Target } from '../harness/target.js';
-import type { TargetClock } from '../harness/clock.js';
-import type { Pace } from '../harness/pace.js';
 import type { Category } from '../requirements/types.js';
+import type { TargetClock } from './clock.js';
+import type { Contract } from './contract.js';
+import type { Exchange } from './exchange.js';
+import type { HttpClient } from './http.js';
+import type { Failure } from './observations.js';
+import type { Profile } from './profiles.js';
+import type { WebhookReceiver } from './receiver.js';
+import type { Pace } from './pace.js';
+import type { Target } from './target.js';
 
 /**
  * What a check needs of the target before it can run (harness/preconditions.ts says how each is decided
@@ -35,6 +36,7 @@ export interface Check {
   name: string;
   category: Category;
   title: string;
+  /** The IDs of the requirements it judges: the one place a check and a requirement are linked. */
   requirements: readonly string[];
   preconditions: readonly PreconditionName[];
   phase: Phase;
@@ -80,11 +82,4 @@ export interface CheckContext {
   skip(requirement: string, reason: string, remedy?: string): void;
   /** A progress note. */
   note(message: string): void;
-}
-
-export { SetupFailure } from '../harness/observations.js';
-
-/** Declares a check; `phase` defaults to `main`. */
-export function defineCheck(check: Omit<Check, 'phase'> & { phase?: Phase }): Check {
-  return { phase: 'main', ...check };
 }

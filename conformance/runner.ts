@@ -6,26 +6,26 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../../src/contract/paths.js';
-import { checks as allChecks } from '../checks/index.js';
-import type { Check, Phase } from '../checks/types.js';
-import { requirements as allRequirements } from '../requirements/index.js';
-import type { Requirement } from '../requirements/types.js';
-import { loadSuiteContract } from './contract.js';
-import { createCheckContext, type SharedRunState } from './context.js';
-import { ExchangeLog } from './exchange.js';
-import { HttpClient, TransportError } from './http.js';
-import { computeCoverage, type Coverage } from './coverage.js';
-import { foldStatus, type Observation, SetupFailure } from './observations.js';
-import { type PreconditionState, type Unmet, unmet as unmetPrecondition } from './preconditions.js';
-import { measurePace } from './pace.js';
-import { defaultProfile, type Profile, profileSecrets } from './profiles.js';
-import { WebhookReceiver } from './receiver.js';
-import { receiverUnreachableReason } from './receiver-reach.js';
-import { type CheckResult, exitCodeOf, fold, type RunResult, summarize } from './results.js';
-import { errorRemedy } from './remedies.js';
-import { checksFor, selectRequirements } from './selection.js';
-import { discoverTarget, SuiteError, type Target } from './target.js';
+import { packageRoot } from '../src/contract/paths.js';
+import { checks as allChecks } from './checks/index.js';
+import type { Check, Phase } from './harness/check.js';
+import { requirements as allRequirements } from './requirements/index.js';
+import type { Requirement } from './requirements/types.js';
+import { loadSuiteContract } from './harness/contract.js';
+import { createCheckContext, type SharedRunState } from './harness/context.js';
+import { ExchangeLog } from './harness/exchange.js';
+import { HttpClient, TransportError } from './harness/http.js';
+import { computeCoverage, type Coverage } from './harness/coverage.js';
+import { foldStatus, type Observation, SetupFailure } from './harness/observations.js';
+import { type PreconditionState, type Unmet, unmet as unmetPrecondition } from './harness/preconditions.js';
+import { measurePace } from './harness/pace.js';
+import { defaultProfile, type Profile, profileSecrets } from './harness/profiles.js';
+import { WebhookReceiver } from './harness/receiver.js';
+import { receiverUnreachableReason } from './harness/receiver-reach.js';
+import { type CheckResult, exitCodeOf, fold, type RunResult, summarize } from './harness/results.js';
+import { errorRemedy } from './harness/remedies.js';
+import { checksFor, selectRequirements } from './harness/selection.js';
+import { discoverTarget, SuiteError, type Target } from './harness/target.js';
 
 export type ProgressEvent =
   | { type: 'target'; target: Target }

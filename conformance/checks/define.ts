@@ -1,0 +1,32 @@
+/**
+ * How a check module declares its checks: `const check = checksOf('auth')`, then
+ * `check('missing-token', ['AUTH-001'], { title, run })` for the check `auth.missing-token`, which judges
+ * AUTH-001. The module's category is written once; a check runs in the `main` phase with no precondition
+ * unless it says so. The requirement IDs are the one place a check and a requirement are linked: the
+ * registry derives each requirement's checks from them.
+ * @module
+ */
+import type { Check, CheckContext, Phase, PreconditionName } from '../harness/check.js';
+import type { Category } from '../requirements/types.js';
+
+export interface CheckDefinition {
+  title: string;
+  preconditions?: readonly PreconditionName[];
+  phase?: Phase;
+  run: (ctx: CheckContext) => Promise<void>;
+}
+
+/** The declaration of the checks of `category`, each named `<category>.<name>`, with the requirements it judges. */
+export function checksOf(
+  category: Category,
+): (name: string, requirements: readonly string[], definition: CheckDefinition) => Check {
+  return (name, requirements, { title, preconditions = [], phase = 'main', run }) => ({
+    name: `${category}.${name}`,
+    category,
+    title,
+    requirements,
+    preconditions,
+    phase,
+    run,
+  });
+}
