@@ -4,6 +4,7 @@
  * until it prints its address), and a record of `node_modules` to prove no command writes inside it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -88,6 +89,32 @@ async function devVersions(): Promise<string[]> {
 }
 
 /**
+ * Gives better-sqlite3's install step, in projects under `folder`, the prebuilt binary a user's machine
+ * downloads from the package's releases (which this machine cannot reach, so it would compile SQLite for
+ * minutes): a tarball of this repository's own compiled binary, of the same version, Node ABI and platform,
+ * named as prebuild-install names its downloads and found through a `.prebuild-installrc` in `folder`
+ * (prebuild-install reads that file from the installing package's folder upwards; `local-prebuilds` is
+ * where it looks before downloading). prebuild-install unpacks it and loads it before accepting it; with no
+ * compiled binary here, nothing is seeded and the install compiles as before.
+ */
+export async function seedPrebuiltSqlite(folder: string): Promise<void> {
+  const sqlite = join(packageRoot, 'node_modules', 'better-sqlite3');
+  const binary = join('build', 'Release', 'better_sqlite3.node');
+  if (!existsSync(join(sqlite, binary))) {
+    return;
+  }
+  const { version } = JSON.parse(await readFile(join(sqlite, 'package.json'), 'utf8')) as { version: string };
+  const prebuilds = join(folder, 'prebuilds');
+  await mkdir(prebuilds, { recursive: true });
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  const packed = await run('tar', ['-czf', join(prebuilds, name), '-C', sqlite, binary], folder, process.env);
+  if (packed.code !== 0) {
+    throw new Error(`packing the prebuilt SQLite binary failed:\n${packed.stderr}`);
+  }
+  await writeFile(join(folder, '.prebuild-installrc'), `${JSON.stringify({ 'local-prebuilds': prebuilds })}\n`);
+}
+
+/**
  * An empty ES-module project in `folder` with the tarball installed, as a user would (`--prefer-offline`
  * reuses npm's cache); npm's output, for its warnings.
  */
@@ -136,13 +163,17 @@ export interface Started {
   stop: () => Promise<number | null>;
 }
 
-/** Starts a foreground command (`serve`, `mock`, `proxy`) and resolves once its output matches `ready`, whose first group is its address. */
+/**
+ * Starts a foreground command (`serve`, `mock`, `proxy`) and resolves once its output matches `ready`, whose
+ * first group is its address; stopped and rejected if it is not ready within `deadlineMs`.
+ */
 export function start(
   command: string,
   args: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
   ready: RegExp,
+  deadlineMs = 120_000,
 ): Promise<Started> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -152,18 +183,24 @@ export function start(
       child.kill('SIGINT');
       return exited;
     };
+    const deadline = setTimeout(() => {
+      reject(new Error(`${args.join(' ')} was not ready within ${String(deadlineMs)} ms:\n${output}`));
+      child.kill('SIGKILL');
+    }, deadlineMs);
     const onData = (chunk: string): void => {
       output += chunk;
       const address = ready.exec(output)?.[1];
       if (address !== undefined) {
+        clearTimeout(deadline);
         resolvePromise({ child, baseUrl: address, output: () => output, stop });
       }
     };
     child.stdout.setEncoding('utf8').on('data', onData);
     child.stderr.setEncoding('utf8').on('data', onData);
     child.on('error', reject);
-    void exited.then((code) =>
-      reject(new Error(`${args.join(' ')} exited (${String(code)}) before it was ready:\n${output}`)),
-    );
+    void exited.then((code) => {
+      clearTimeout(deadline);
+      reject(new Error(`${args.join(' ')} exited (${String(code)}) before it was ready:\n${output}`));
+    });
   });
 }
