@@ -85,6 +85,7 @@ export const requirementRemedies: Readonly<Record<string, string>> = {
   'RATE-003':
     'pass --api-key-b with a key of another workspace (reference server: a second --api-key of `boardkit serve`)',
   'RATE-005': 'nothing to do: retry_after_s in the 429 body is an optional variant',
+  'SHARE-010': `run the target's clock at real speed (reference server: no --time-scale), or use ${clockProtocol}`,
 };
 
 /** The remedy of a skip of `requirement` (of `category`) that names none of its own. */

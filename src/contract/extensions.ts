@@ -52,12 +52,20 @@ function readOnce<T>(read: (document: Readonly<OpenApiDocument>) => T): (documen
 export interface ContractLimits {
   /** `request_body_max_bytes`: a longer body is answered `413`. */
   requestBodyMaxBytes: number;
+  /** `share_password_guesses`: wrong passwords a link takes per window, and the window in ms. */
+  sharePasswordGuesses: { perLink: number; windowMs: number };
 }
 
 /** `x-limits`: the limits the server enforces (docs/limits.md). */
 export const contractLimits = readOnce((document): ContractLimits => {
   const limits = member(document, '', ['x-limits'], node);
-  return { requestBodyMaxBytes: member(limits, 'x-limits', ['request_body_max_bytes', 'value'], number) };
+  return {
+    requestBodyMaxBytes: member(limits, 'x-limits', ['request_body_max_bytes', 'value'], number),
+    sharePasswordGuesses: {
+      perLink: member(limits, 'x-limits', ['share_password_guesses', 'per_link'], number),
+      windowMs: member(limits, 'x-limits', ['share_password_guesses', 'window_minutes'], number) * 60_000,
+    },
+  };
 });
 
 export interface WebhookDelivery {

@@ -29,7 +29,10 @@ function without(...path: Array<string | number>): OpenApiDocument {
 
 describe("the bundled contract's extensions", () => {
   test('x-limits and x-webhook-delivery give the limits the server enforces', () => {
-    expect(contractLimits(contract)).toEqual({ requestBodyMaxBytes: 1_048_576 });
+    expect(contractLimits(contract)).toEqual({
+      requestBodyMaxBytes: 1_048_576,
+      sharePasswordGuesses: { perLink: 5, windowMs: 15 * 60_000 },
+    });
     const delivery = webhookDelivery(contract);
     expect(delivery.attemptTimeoutMs).toBe(10_000);
     expect(delivery.replayToleranceSeconds).toBe(300);
