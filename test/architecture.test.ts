@@ -25,7 +25,12 @@ const allowed: Record<string, string[]> = {
   'webhook-tools': ['contract', 'generated', 'webhooks', 'conformance'],
   fuzz: ['contract'],
   mock: ['contract'],
-  server: ['contract', 'generated', 'board', 'webhooks'],
+  // Only server.ts, and only when asked for: the test-only control plane (checked below).
+  server: ['contract', 'generated', 'board', 'webhooks', 'test-control'],
+  // What every control plane shares: routes outside the contract, JSON edits.
+  'control-plane': ['server'],
+  // The test-only control plane of `--test-control`: the clock, keys and the conformance fault switches.
+  'test-control': ['control-plane', 'server', 'contract', 'generated', 'webhooks'],
   index: ['client', 'contract', 'generated', 'webhooks'],
   // The suite tests any implementation over HTTP: it never imports the reference server.
   conformance: ['contract', 'generated', 'webhooks'],
@@ -83,7 +88,7 @@ describe('layers', () => {
   });
 
   test('only the server start plugs in the test-only control plane', () => {
-    const testControl = join(src, 'server', 'test-control');
+    const testControl = join(src, 'test-control');
     const inside = (file: string): boolean => !relative(testControl, file).startsWith('..');
     const importers = files
       .filter((file) => !inside(file))
@@ -92,6 +97,10 @@ describe('layers', () => {
       )
       .map((file) => relative(src, file).split(sep).join('/'));
     expect(importers).toEqual(['server/server.ts']);
+    // Loaded on demand: a server started without `--test-control` never loads its code.
+    const text = readFileSync(join(src, 'server', 'server.ts'), 'utf8');
+    expect(text.match(/^import (?!type )[^;]*'\.\.\/test-control\//gm) ?? []).toEqual([]);
+    expect(text).toContain("await import('../test-control/index.js')");
   });
 
   test('the client imports nothing but openapi-fetch, the generated types and the event-stream reader', () => {

@@ -42,7 +42,7 @@ export interface AppOptions {
 
 /**
  * Where test-only code plugs into the app: the control plane and the fault switches of
- * src/server/test-control. Its routes are marked `outsideContract` in their config.
+ * src/test-control. Its routes are marked `outsideContract` in their config.
  */
 export interface AppSeams {
   /** Before routing: may change the raw request's method, URL and headers; returns the URL to route. */

@@ -21,7 +21,7 @@ import type { SqliteDatabase } from './store/database.js';
 import { createStore } from './store/index.js';
 import type { Tier } from './store/workspaces.js';
 import type { EnvelopeForm } from '../webhooks/events.js';
-import { createTestControl, type TestControl } from './test-control/index.js';
+import type { TestControl } from '../test-control/index.js';
 
 export type { RetryScheduleName } from '../webhooks/retry.js';
 
@@ -113,7 +113,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   const testControl =
     options.testControl === true
-      ? startTestControl(
+      ? await startTestControl(
           clock,
           () => services,
           () => keys,
@@ -201,10 +201,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 }
 
-/** The control plane drives the clock: it must be one whose speed can change and that can jump. */
-function startTestControl(clock: Clock, services: () => Services, keys: () => readonly string[]): TestControl {
+/**
+ * The control plane drives the clock: it must be one whose speed can change and that can jump. It is
+ * loaded only when asked for, so a server started without it never loads its code.
+ */
+async function startTestControl(
+  clock: Clock,
+  services: () => Services,
+  keys: () => readonly string[],
+): Promise<TestControl> {
   if (!isScaledClock(clock)) {
     throw new Error("the test control needs the server's scaled clock; start it without a clock of your own");
   }
+  const { createTestControl } = await import('../test-control/index.js');
   return createTestControl({ clock, services, keys });
 }

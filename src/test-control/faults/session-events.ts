@@ -4,21 +4,16 @@
  * session.failed without its error code.
  * @module
  */
-import { ProblemError } from '../../problems.js';
-import { is, resign } from './exchange-edits.js';
+import { ProblemError } from '../../server/problems.js';
+import { editDeliveryJson, is, unchanged } from './exchange-edits.js';
 import type { DeliveryTarget, Fault, FaultDelivery } from './types.js';
 
 /** Changes the data of one event's deliveries, re-signed so that only the data is wrong. */
 function editData(event: string, edit: (data: Record<string, unknown>) => void): Fault['delivery'] {
-  return (delivery: FaultDelivery, target: DeliveryTarget) => {
-    const body = JSON.parse(delivery.body) as Record<string, unknown>;
-    if ((body['event'] ?? body['type']) !== event) {
-      return;
-    }
-    edit(body['data'] as Record<string, unknown>);
-    delivery.body = JSON.stringify(body);
-    resign(delivery, target.secret);
-  };
+  return (delivery: FaultDelivery, target: DeliveryTarget) =>
+    editDeliveryJson(delivery, target.secret, (body) =>
+      (body['event'] ?? body['type']) === event ? edit(body['data'] as Record<string, unknown>) : unchanged,
+    );
 }
 
 export const sessionEventFaults: Fault[] = [

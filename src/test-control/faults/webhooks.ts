@@ -6,7 +6,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { countAttempt, deliveryIdOf, editJson, is, resign } from './exchange-edits.js';
+import { countAttempt, deliveryIdOf, editDeliveryJson, editJson, is, resign } from './exchange-edits.js';
 import type { Fault, FaultDelivery } from './types.js';
 
 const subscriptionPath = /^\/v1\/webhooks\/([^/]+)$/;
@@ -47,12 +47,7 @@ export const webhookFaults: Fault[] = [
   {
     name: 'webhook-body-altered',
     breaks: ['HOOK-006'],
-    delivery(delivery, target) {
-      const body = JSON.parse(delivery.body) as Record<string, unknown>;
-      delete body['data'];
-      delivery.body = JSON.stringify(body);
-      resign(delivery, target.secret);
-    },
+    delivery: (delivery, target) => editDeliveryJson(delivery, target.secret, (body) => delete body['data']),
   },
   {
     name: 'webhook-listing-wrong-code',

@@ -6,12 +6,12 @@
  * unknown route and the health probe announces nothing.
  * @module
  */
-import type { AppSeams } from '../app.js';
-import type { ScaledClock } from '../clock.js';
-import type { PostAttempt } from '../../webhooks/dispatcher.js';
-import { routeTable } from '../routes.js';
-import type { Services } from '../services.js';
-import { registerControlRoutes } from './control-routes.js';
+import type { AppSeams } from '../server/app.js';
+import type { ScaledClock } from '../server/clock.js';
+import type { PostAttempt } from '../webhooks/dispatcher.js';
+import { routeTable } from '../server/routes.js';
+import type { Services } from '../server/services.js';
+import { registerClockAndFaultRoutes } from './clock-and-fault-routes.js';
 import { registerKeyRoutes } from './key-routes.js';
 import { deliveryFaults } from './delivery-faults.js';
 import { faultSwitches } from './fault-switches.js';
@@ -58,7 +58,7 @@ export function createTestControl(options: TestControlOptions): TestControl {
       return {
         ...http,
         register(app) {
-          registerControlRoutes(app, options.clock, switches);
+          registerClockAndFaultRoutes(app, options.clock, switches);
           registerKeyRoutes(app, options.services, (old, fresh) => rememberRotation(state, old, fresh));
           http.register(app);
         },

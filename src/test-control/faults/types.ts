@@ -5,10 +5,10 @@
  * receiver.
  * @module
  */
-import type { Clock } from '../../clock.js';
-import type { ProblemError } from '../../problems.js';
-import type { Route } from '../../routes.js';
-import type { Services } from '../../services.js';
+import type { Clock } from '../../server/clock.js';
+import type { ProblemError } from '../../server/problems.js';
+import type { Route } from '../../server/routes.js';
+import type { Services } from '../../server/services.js';
 
 /** A request as the faults see it; changing it changes what the server routes and handles. */
 export interface FaultRequest {

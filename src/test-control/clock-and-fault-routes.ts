@@ -4,28 +4,12 @@
  * contract, answer JSON, and refuse what they cannot do with problems of the catalogue.
  * @module
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isoAt, type ScaledClock } from '../clock.js';
-import { parseJsonBody } from '../json-body.js';
-import { ProblemError } from '../problems.js';
+import type { FastifyInstance } from 'fastify';
+import { invalid, objectBody, registerControlRoutes } from '../control-plane/routes.js';
+import { isoAt, type ScaledClock } from '../server/clock.js';
+import { ProblemError } from '../server/problems.js';
 import type { FaultSwitches } from './fault-switches.js';
 import { controlPath } from './http-faults.js';
-
-/** Routes outside the contract: no operation, no key, no response validation against the contract. */
-const config = { outsideContract: true };
-
-function invalid(pointer: string, detail: string): ProblemError {
-  return new ProblemError(400, detail, { errors: [{ pointer, detail }] });
-}
-
-/** The JSON object a PUT carries. */
-function objectBody(request: FastifyRequest): Record<string, unknown> {
-  const body = Buffer.isBuffer(request.body) && request.body.length > 0 ? parseJsonBody(request.body) : undefined;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw invalid('#/body', 'must be a JSON object');
-  }
-  return body as Record<string, unknown>;
-}
 
 function clockState(clock: ScaledClock): { now: string; time_scale: number } {
   return { now: isoAt(clock.now()), time_scale: clock.scale() };
@@ -74,40 +58,29 @@ function switchFaults(switches: FaultSwitches, body: Record<string, unknown>): v
   }
 }
 
-export function registerControlRoutes(app: FastifyInstance, clock: ScaledClock, switches: FaultSwitches): void {
+export function registerClockAndFaultRoutes(app: FastifyInstance, clock: ScaledClock, switches: FaultSwitches): void {
   const faultState = (): { available: string[]; active: string[] } => ({
     available: switches.available(),
     active: switches.active().map((fault) => fault.name),
   });
-  const routes: Record<string, Record<string, (request: FastifyRequest) => unknown>> = {
+  registerControlRoutes(app, {
     [`${controlPath}/clock`]: {
-      GET: () => clockState(clock),
-      PUT(request) {
-        changeClock(clock, objectBody(request));
-        return clockState(clock);
+      GET: { handle: () => clockState(clock) },
+      PUT: {
+        handle(request) {
+          changeClock(clock, objectBody(request));
+          return clockState(clock);
+        },
       },
     },
     [`${controlPath}/faults`]: {
-      GET: faultState,
-      PUT(request) {
-        switchFaults(switches, objectBody(request));
-        return faultState();
+      GET: { handle: faultState },
+      PUT: {
+        handle(request) {
+          switchFaults(switches, objectBody(request));
+          return faultState();
+        },
       },
     },
-  };
-  for (const [url, handlers] of Object.entries(routes)) {
-    for (const [method, handler] of Object.entries(handlers)) {
-      app.route({ method, url, config, handler: async (request) => handler(request) });
-    }
-    const allow = Object.keys(handlers);
-    // Every other method is refused with 405 and `Allow`, like the contract's routes.
-    app.route({
-      method: app.supportedMethods.filter((method) => !allow.includes(method)),
-      url,
-      config: { ...config, allow },
-      handler: () => {
-        throw new Error('a method that is not offered reached its handler');
-      },
-    });
-  }
+  });
 }

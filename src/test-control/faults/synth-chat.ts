@@ -3,7 +3,7 @@
  * conversation is forgotten, the turn is not in the ledger.
  * @module
  */
-import { editJson, is } from './exchange-edits.js';
+import { editJson, editRequestJson, is } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 const chatPath = /^\/v1\/synths\/chat$/;
@@ -24,13 +24,7 @@ export const synthChatFaults: Fault[] = [
       if (!is(request, 'POST', chatPath)) {
         return undefined;
       }
-      try {
-        const body = JSON.parse(request.body.toString('utf8')) as Record<string, unknown>;
-        delete body['conversation_id'];
-        request.body = Buffer.from(JSON.stringify(body));
-      } catch {
-        // Not JSON: left to the server.
-      }
+      editRequestJson(request, (json) => delete json['conversation_id']);
       return undefined;
     },
   },

@@ -5,9 +5,9 @@
  * a second revocation answered as a first, password guessing without a limit.
  * @module
  */
-import { passwordPage, sessionPage } from '../../share-viewer/page.js';
-import { shareOrigin } from '../../share-viewer/views.js';
-import { passwordMatches } from '../../store/shares.js';
+import { passwordPage, sessionPage } from '../../server/share-viewer/page.js';
+import { shareOrigin } from '../../server/share-viewer/views.js';
+import { passwordMatches } from '../../server/store/shares.js';
 import { answerJson, editJson, is } from './exchange-edits.js';
 import type { Fault, FaultResponse, FaultState } from './types.js';
 import { withhold } from './withheld-events.js';

@@ -3,7 +3,7 @@
  * "Sessions": Stripe's merge rule): the metadata ignored, or a `null` value not removing its key.
  * @module
  */
-import { is } from './exchange-edits.js';
+import { editRequestJson, is } from './exchange-edits.js';
 import type { Fault, FaultRequest } from './types.js';
 
 const sessionPath = /^\/v1\/sessions\/[^/]+$/;
@@ -14,13 +14,7 @@ function editUpdate(edit: (body: { title?: unknown; metadata?: Record<string, un
     if (!is(request, 'PATCH', sessionPath)) {
       return undefined;
     }
-    try {
-      const body = JSON.parse(request.body.toString('utf8')) as { title?: unknown; metadata?: Record<string, unknown> };
-      edit(body);
-      request.body = Buffer.from(JSON.stringify(body));
-    } catch {
-      // Not JSON: left to the server.
-    }
+    editRequestJson(request, (json) => edit(json));
     return undefined;
   };
 }

@@ -5,7 +5,7 @@
  * disconnected tool answered.
  * @module
  */
-import { answerJson, editJson, is } from './exchange-edits.js';
+import { answerJson, editJson, editRequestJson, is } from './exchange-edits.js';
 import type { Fault } from './types.js';
 import { withhold } from './withheld-events.js';
 
@@ -16,13 +16,7 @@ export const actionFaults: Fault[] = [
     // Every execution runs as approved, whatever the request said.
     answer(request) {
       if (is(request, 'POST', /^\/v1\/actions\/execute$/)) {
-        try {
-          const json = JSON.parse(request.body.toString('utf8')) as Record<string, unknown>;
-          json['approval'] = { approved: true, approved_by: 'nobody asked' };
-          request.body = Buffer.from(JSON.stringify(json));
-        } catch {
-          // Not JSON: left to the server.
-        }
+        editRequestJson(request, (json) => (json['approval'] = { approved: true, approved_by: 'nobody asked' }));
       }
       return undefined;
     },

@@ -4,7 +4,8 @@
  * block of a stream.
  * @module
  */
-import { signDelivery } from '../../../webhooks/signing.js';
+import { editJsonText, jsonObjectOf } from '../../control-plane/json-edit.js';
+import { signDelivery } from '../../webhooks/signing.js';
 import type { DeliveryTarget, FaultDelivery, FaultRequest, FaultResponse, FaultState } from './types.js';
 
 /** Which provisioned key a request carries. */
@@ -32,16 +33,35 @@ export function isList(request: FaultRequest): boolean {
   );
 }
 
+/** What an edit returns when it changed nothing, so the body keeps its bytes. */
+export const unchanged = Symbol('unchanged');
+
+type JsonEdit = (json: Record<string, unknown>) => unknown;
+
 /** Parses, changes and re-serialises a JSON body; other bodies are left alone. */
-export function editJson(response: FaultResponse, edit: (body: Record<string, unknown>) => void): void {
-  try {
-    const body = JSON.parse(response.text) as Record<string, unknown>;
-    if (body !== null && typeof body === 'object') {
-      edit(body);
-      response.text = JSON.stringify(body);
-    }
-  } catch {
-    // Not JSON: nothing to change.
+export function editJson(response: FaultResponse, edit: JsonEdit): void {
+  response.text = editJsonText(response.text, (json) => edit(json) !== unchanged) ?? response.text;
+}
+
+/** The JSON object a request's body holds (known just before the handler), or `undefined`. */
+export function requestJson(request: FaultRequest): Record<string, unknown> | undefined {
+  return jsonObjectOf(request.body.toString('utf8'));
+}
+
+/** Changes the JSON body of a request before its handler; a body that is not JSON is left to the server. */
+export function editRequestJson(request: FaultRequest, edit: JsonEdit): void {
+  const text = editJsonText(request.body.toString('utf8'), (json) => edit(json) !== unchanged);
+  if (text !== undefined) {
+    request.body = Buffer.from(text);
+  }
+}
+
+/** Changes a delivery's JSON body and re-signs it the way the server does, so only the change is wrong. */
+export function editDeliveryJson(delivery: FaultDelivery, secret: string, edit: JsonEdit): void {
+  const text = editJsonText(delivery.body, (json) => edit(json) !== unchanged);
+  if (text !== undefined) {
+    delivery.body = text;
+    resign(delivery, secret);
   }
 }
 

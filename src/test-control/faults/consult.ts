@@ -4,7 +4,7 @@
  * key or with another workspace's key let in over MCP.
  * @module
  */
-import { editJson, is, keyOf, useKeyA } from './exchange-edits.js';
+import { editJson, is, keyOf, requestJson, useKeyA } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 const mcpPath = /^\/mcp$/;
@@ -30,20 +30,16 @@ export const consultFaults: Fault[] = [
       if (!is(request, 'POST', mcpPath)) {
         return undefined;
       }
-      try {
-        const message = JSON.parse(request.body.toString('utf8')) as { id?: unknown; method?: unknown };
-        if (message.method !== 'tools/call') {
-          return undefined;
-        }
-        const result = { content: [{ type: 'text', text: 'The consult tool is unavailable.' }], isError: true };
-        return {
-          status: 200,
-          headers: { 'content-type': 'application/json' },
-          text: JSON.stringify({ jsonrpc: '2.0', id: message.id, result }),
-        };
-      } catch {
+      const message = requestJson(request);
+      if (message?.['method'] !== 'tools/call') {
         return undefined;
       }
+      const result = { content: [{ type: 'text', text: 'The consult tool is unavailable.' }], isError: true };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        text: JSON.stringify({ jsonrpc: '2.0', id: message['id'], result }),
+      };
     },
   },
   {

@@ -6,31 +6,16 @@
  * with the 24-hour grace. The suite uses them for the tier, credit, rotation and legacy-webhook checks.
  * @module
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isoAt } from '../clock.js';
-import { connectDemoTools } from '../integrations.js';
-import { parseJsonBody } from '../json-body.js';
-import { configureLegacyWebhooks } from '../legacy-webhooks.js';
-import { ProblemError } from '../problems.js';
-import { provisionKey } from '../provisioning.js';
-import type { Services } from '../services.js';
-import { generateSecret } from '../store/api-keys.js';
-import { type Tier, tiers } from '../store/workspaces.js';
+import type { FastifyInstance } from 'fastify';
+import { invalid, objectBody, registerControlRoutes } from '../control-plane/routes.js';
+import { isoAt } from '../server/clock.js';
+import { connectDemoTools } from '../server/integrations.js';
+import { configureLegacyWebhooks } from '../server/legacy-webhooks.js';
+import { provisionKey } from '../server/provisioning.js';
+import type { Services } from '../server/services.js';
+import { generateSecret } from '../server/store/api-keys.js';
+import { type Tier, tiers } from '../server/store/workspaces.js';
 import { controlPath } from './http-faults.js';
-
-const config = { outsideContract: true };
-
-function invalid(pointer: string, detail: string): ProblemError {
-  return new ProblemError(400, detail, { errors: [{ pointer, detail }] });
-}
-
-function objectBody(request: FastifyRequest): Record<string, unknown> {
-  const body = Buffer.isBuffer(request.body) && request.body.length > 0 ? parseJsonBody(request.body) : {};
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw invalid('#/body', 'must be a JSON object');
-  }
-  return body as Record<string, unknown>;
-}
 
 /** A new test-environment workspace with one key, of `tier` and `credits`, and a legacy URL if asked. */
 function provision(services: Services, body: Record<string, unknown>): Record<string, unknown> {
@@ -98,25 +83,12 @@ export function registerKeyRoutes(
   services: () => Services,
   onRotated: (old: string, fresh: string) => void,
 ): void {
-  const routes: Record<string, (request: FastifyRequest) => Record<string, unknown>> = {
-    [`${controlPath}/keys`]: (request) => provision(services(), objectBody(request)),
-    [`${controlPath}/keys/rotate`]: (request) => rotate(services(), objectBody(request), onRotated),
-  };
-  for (const [url, handler] of Object.entries(routes)) {
-    app.route({
-      method: 'POST',
-      url,
-      config,
-      handler: async (request, reply) => reply.code(201).send(handler(request)),
-    });
-    // Every other method is refused with 405 and `Allow`, like the contract's routes.
-    app.route({
-      method: app.supportedMethods.filter((method) => method !== 'POST'),
-      url,
-      config: { ...config, allow: ['POST'] },
-      handler: () => {
-        throw new Error('a method that is not offered reached its handler');
-      },
-    });
-  }
+  registerControlRoutes(app, {
+    [`${controlPath}/keys`]: {
+      POST: { status: 201, handle: (request) => provision(services(), objectBody(request, {})) },
+    },
+    [`${controlPath}/keys/rotate`]: {
+      POST: { status: 201, handle: (request) => rotate(services(), objectBody(request, {}), onRotated) },
+    },
+  });
 }

@@ -3,7 +3,7 @@
  * ledger, a bare 402, a surcharge on every read, and a cancellation reported unlike its reconciliation.
  * @module
  */
-import { editJson, eventOf, is, resign } from './exchange-edits.js';
+import { editDeliveryJson, editJson, eventOf, is, unchanged } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 const creditsPath = /^\/credits$/;
@@ -62,13 +62,12 @@ export const creditFaults: Fault[] = [
             (_line, data: string) => `data: ${JSON.stringify(misreported(JSON.parse(data) as Amounts))}`,
           )
         : block,
-    delivery(delivery, target) {
-      const body = JSON.parse(delivery.body) as { event?: unknown; type?: unknown; data?: Amounts };
-      if ((body.event ?? body.type) === 'session.cancelled' && body.data !== undefined) {
-        delivery.body = JSON.stringify({ ...body, data: misreported(body.data) });
-        resign(delivery, target.secret);
-      }
-    },
+    delivery: (delivery, target) =>
+      editDeliveryJson(delivery, target.secret, (body) =>
+        (body['event'] ?? body['type']) === 'session.cancelled' && body['data'] !== undefined
+          ? (body['data'] = misreported(body['data'] as Amounts))
+          : unchanged,
+      ),
   },
 ];
 

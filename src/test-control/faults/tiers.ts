@@ -3,8 +3,8 @@
  * the Ultra Synth cap lowered, the wrong tier named.
  * @module
  */
-import { ProblemError } from '../../problems.js';
-import { editJson, is, useKeyA } from './exchange-edits.js';
+import { ProblemError } from '../../server/problems.js';
+import { editJson, is, requestJson, useKeyA } from './exchange-edits.js';
 import type { Fault, FaultRequest, FaultState } from './types.js';
 
 function tierOf(request: FaultRequest, state: FaultState): string | undefined {
@@ -31,14 +31,10 @@ export const tierFaults: Fault[] = [
       if (!is(request, 'POST', /^\/v1\/sessions$/)) {
         return undefined;
       }
-      try {
-        const synths = (JSON.parse(request.body.toString('utf8')) as { synths?: unknown[] }).synths;
-        return Array.isArray(synths) && synths.length > 8
-          ? new ProblemError(403, 'Lineups above 8 Synths need a higher tier.')
-          : undefined;
-      } catch {
-        return undefined;
-      }
+      const synths = requestJson(request)?.['synths'];
+      return Array.isArray(synths) && synths.length > 8
+        ? new ProblemError(403, 'Lineups above 8 Synths need a higher tier.')
+        : undefined;
     },
   },
   {

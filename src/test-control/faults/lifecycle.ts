@@ -4,8 +4,8 @@
  * as successes, line-ups not checked.
  * @module
  */
-import { ProblemError } from '../../problems.js';
-import { answerJson, editJson, is } from './exchange-edits.js';
+import { ProblemError } from '../../server/problems.js';
+import { answerJson, editJson, editRequestJson, is, unchanged } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 const sessionPath = /^\/v1\/sessions\/[^/]+$/;
@@ -77,15 +77,11 @@ export const lifecycleFaults: Fault[] = [
       if (!is(request, 'POST', /^\/v1\/sessions$/)) {
         return undefined;
       }
-      try {
-        const json = JSON.parse(request.body.toString('utf8')) as { synths?: unknown[] };
-        if (Array.isArray(json.synths) && (json.synths.length < 2 || json.synths.length > 12)) {
-          json.synths = ['cfo', 'skeptic', 'growth_lead'];
-          request.body = Buffer.from(JSON.stringify(json));
-        }
-      } catch {
-        // Not JSON: left to the server.
-      }
+      editRequestJson(request, (json) =>
+        Array.isArray(json['synths']) && (json['synths'].length < 2 || json['synths'].length > 12)
+          ? (json['synths'] = ['cfo', 'skeptic', 'growth_lead'])
+          : unchanged,
+      );
       return undefined;
     },
   },

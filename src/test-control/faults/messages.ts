@@ -4,21 +4,10 @@
  * not on the board sent back without a conflict.
  * @module
  */
-import { answerJson, editJson, is } from './exchange-edits.js';
-import type { Fault, FaultRequest } from './types.js';
+import { answerJson, editJson, editRequestJson, is } from './exchange-edits.js';
+import type { Fault } from './types.js';
 
 const messagesPath = /^\/v1\/sessions\/[^/]+\/messages$/;
-
-/** Changes the JSON body of a request before its handler; a body that is not JSON is left to the server. */
-function editRequestJson(request: FaultRequest, edit: (json: Record<string, unknown>) => void): void {
-  try {
-    const json = JSON.parse(request.body.toString('utf8')) as Record<string, unknown>;
-    edit(json);
-    request.body = Buffer.from(JSON.stringify(json));
-  } catch {
-    // Not JSON: left to the server.
-  }
-}
 
 export const messageFaults: Fault[] = [
   {

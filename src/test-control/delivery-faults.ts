@@ -5,8 +5,8 @@
  * @module
  */
 import { STATUS_CODES } from 'node:http';
-import { postDelivery, type PostResult } from '../../webhooks/delivery-request.js';
-import type { PostAttempt } from '../../webhooks/dispatcher.js';
+import { postDelivery, type PostResult } from '../webhooks/delivery-request.js';
+import type { PostAttempt } from '../webhooks/dispatcher.js';
 import type { FaultSwitches } from './fault-switches.js';
 import type { DeliveryTarget, FaultDelivery, FaultState } from './faults/types.js';
 

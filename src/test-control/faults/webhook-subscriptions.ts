@@ -4,8 +4,8 @@
  * paths that keep their own subscriptions or change nothing.
  * @module
  */
-import { ProblemError } from '../../problems.js';
-import { is } from './exchange-edits.js';
+import { ProblemError } from '../../server/problems.js';
+import { editRequestJson, is, unchanged } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
 const createdAtUnversioned = 'subscriptions created at /webhooks';
@@ -26,15 +26,7 @@ export const webhookSubscriptionFaults: Fault[] = [
     breaks: ['HOOK-015'],
     answer(request) {
       if (is(request, 'PATCH', /^\/v1\/webhooks\/[^/]+$/)) {
-        try {
-          const body = JSON.parse(request.body.toString('utf8')) as Record<string, unknown>;
-          if (Object.keys(body).length > 1) {
-            delete body['label'];
-            request.body = Buffer.from(JSON.stringify(body));
-          }
-        } catch {
-          // Not JSON: left to the server.
-        }
+        editRequestJson(request, (json) => (Object.keys(json).length > 1 ? delete json['label'] : unchanged));
       }
       return undefined;
     },

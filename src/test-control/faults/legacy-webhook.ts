@@ -4,7 +4,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { signDelivery, signLegacyDelivery } from '../../../webhooks/signing.js';
+import { signDelivery, signLegacyDelivery } from '../../webhooks/signing.js';
 import type { Fault, FaultDelivery } from './types.js';
 
 const isLegacy = (delivery: FaultDelivery): boolean => delivery.headers['x-mcp-event'] !== undefined;
