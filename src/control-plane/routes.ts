@@ -6,8 +6,8 @@
  * @module
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { parseJsonBody } from '../server/json-body.js';
-import { ProblemError } from '../server/problems.js';
+import { parseJsonBody } from '../server/http/json-body.js';
+import { ProblemError } from '../server/core/problems.js';
 
 /** Routes outside the contract: no operation, no key, no response validation against the contract. */
 export const outsideContract = { outsideContract: true };

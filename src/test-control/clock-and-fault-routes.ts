@@ -6,8 +6,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { invalid, objectBody, registerControlRoutes } from '../control-plane/routes.js';
-import { isoAt, type ScaledClock } from '../server/clock.js';
-import { ProblemError } from '../server/problems.js';
+import { isoAt, type ScaledClock } from '../server/core/clock.js';
+import { ProblemError } from '../server/core/problems.js';
 import type { FaultSwitches } from './fault-switches.js';
 import { controlPath } from './http-faults.js';
 

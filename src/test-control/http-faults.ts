@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ProblemError } from '../server/problems.js';
-import type { Route } from '../server/routes.js';
+import { ProblemError } from '../server/core/problems.js';
+import type { Route } from '../server/http/routes.js';
 import type { FaultSwitches } from './fault-switches.js';
 import type { FaultRequest, FaultResponse, FaultState } from './faults/types.js';
 

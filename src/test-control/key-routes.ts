@@ -8,10 +8,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { invalid, objectBody, registerControlRoutes } from '../control-plane/routes.js';
-import { isoAt } from '../server/clock.js';
-import { connectDemoTools } from '../server/integrations.js';
-import { configureLegacyWebhooks } from '../server/legacy-webhooks.js';
-import { provisionKey } from '../server/provisioning.js';
+import { isoAt } from '../server/core/clock.js';
+import { connectDemoTools } from '../server/domain/integrations.js';
+import { configureLegacyWebhooks } from '../server/domain/legacy-webhooks.js';
+import { provisionKey } from '../server/domain/provisioning.js';
 import type { Services } from '../server/services.js';
 import { generateSecret } from '../server/store/api-keys.js';
 import { type Tier, tiers } from '../server/store/workspaces.js';

@@ -9,9 +9,9 @@
  * starts a minute per key) never answer in place of the check under test.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bodyLimitBytes } from '../../src/server/app.js';
+import { bodyLimitBytes } from '../../src/server/http/app.js';
 import { collectExamples } from '../../src/contract/examples.js';
-import { maxJsonDepth, nestingDepth } from '../../src/server/json-body.js';
+import { maxJsonDepth, nestingDepth } from '../../src/server/http/json-body.js';
 import { startTestServer, type TestServer } from '../server/harness.js';
 import { startReceiver, type Receiver } from '../server/receiver.js';
 import {

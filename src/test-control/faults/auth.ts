@@ -3,7 +3,7 @@
  * probe demands one, the challenge goes missing.
  * @module
  */
-import { ProblemError } from '../../server/problems.js';
+import { ProblemError } from '../../server/core/problems.js';
 import { is, keyOf, useKeyA } from './exchange-edits.js';
 import type { Fault } from './types.js';
 

@@ -3,7 +3,7 @@
  * a malformed header, a required field missing, an operation failing.
  * @module
  */
-import { ProblemError } from '../../server/problems.js';
+import { ProblemError } from '../../server/core/problems.js';
 import { editJson, is } from './exchange-edits.js';
 import type { Fault } from './types.js';
 

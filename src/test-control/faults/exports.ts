@@ -4,7 +4,7 @@
  * the other's format.
  * @module
  */
-import { ProblemError } from '../../server/problems.js';
+import { ProblemError } from '../../server/core/problems.js';
 import { editJson, is } from './exchange-edits.js';
 import type { Fault } from './types.js';
 

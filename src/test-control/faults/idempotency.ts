@@ -3,7 +3,7 @@
  * body, raced, shared across workspaces, not announced on a replay, or forgotten too soon.
  * @module
  */
-import { ProblemError } from '../../server/problems.js';
+import { ProblemError } from '../../server/core/problems.js';
 import type { Fault, FaultResponse } from './types.js';
 
 /** How late `idempotency-race` records a key, in real milliseconds. */

@@ -4,7 +4,7 @@
  * as successes, line-ups not checked.
  * @module
  */
-import { ProblemError } from '../../server/problems.js';
+import { ProblemError } from '../../server/core/problems.js';
 import { answerJson, editJson, editRequestJson, is, unchanged } from './exchange-edits.js';
 import type { Fault } from './types.js';
 

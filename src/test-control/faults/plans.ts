@@ -4,7 +4,7 @@
  * said to be the user's, a short balance said to suffice, premium priced as standard.
  * @module
  */
-import { ProblemError } from '../../server/problems.js';
+import { ProblemError } from '../../server/core/problems.js';
 import { editJson, is } from './exchange-edits.js';
 import type { Fault } from './types.js';
 

@@ -4,7 +4,7 @@
  * session.failed without its error code.
  * @module
  */
-import { ProblemError } from '../../server/problems.js';
+import { ProblemError } from '../../server/core/problems.js';
 import { editDeliveryJson, is, unchanged } from './exchange-edits.js';
 import type { DeliveryTarget, Fault, FaultDelivery } from './types.js';
 

@@ -5,8 +5,8 @@
  * a second revocation answered as a first, password guessing without a limit.
  * @module
  */
-import { passwordPage, sessionPage } from '../../server/share-viewer/page.js';
-import { shareOrigin } from '../../server/share-viewer/views.js';
+import { passwordPage, sessionPage } from '../../server/domain/share-viewer/page.js';
+import { shareOrigin } from '../../server/domain/share-viewer/views.js';
 import { passwordMatches } from '../../server/store/shares.js';
 import { answerJson, editJson, is } from './exchange-edits.js';
 import type { Fault, FaultResponse, FaultState } from './types.js';

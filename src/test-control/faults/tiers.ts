@@ -3,7 +3,7 @@
  * the Ultra Synth cap lowered, the wrong tier named.
  * @module
  */
-import { ProblemError } from '../../server/problems.js';
+import { ProblemError } from '../../server/core/problems.js';
 import { editJson, is, requestJson, useKeyA } from './exchange-edits.js';
 import type { Fault, FaultRequest, FaultState } from './types.js';
 

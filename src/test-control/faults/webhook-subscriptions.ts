@@ -4,7 +4,7 @@
  * paths that keep their own subscriptions or change nothing.
  * @module
  */
-import { ProblemError } from '../../server/problems.js';
+import { ProblemError } from '../../server/core/problems.js';
 import { editRequestJson, is, unchanged } from './exchange-edits.js';
 import type { Fault } from './types.js';
 
