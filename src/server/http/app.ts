@@ -10,7 +10,7 @@ import { maxHeaderSize } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppOptions } from './app-options.js';
 import { apiVersionHeader } from '../domain/api-version.js';
-import { dispatch } from './dispatch.js';
+import { routeHandler } from './route-handler.js';
 import { ProblemError, problemMediaType, type ProblemStatus } from '../core/problems.js';
 import { responseValidator } from './response-validation.js';
 import { methodsByPath, routeTable, type Route } from './routes.js';
@@ -192,7 +192,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       method: route.method.toUpperCase(),
       url: route.url,
       config: { route },
-      handler: (request, reply) => dispatch(services, handlers, route, request, reply, validator, options),
+      handler: routeHandler(route, { services, handlers, validator, options }),
     });
   }
   for (const [url, methods] of methodsByPath(routes)) {
