@@ -4,7 +4,10 @@
  * @module
  */
 import createClient, { type Client } from 'openapi-fetch';
+import type { BoardClientOptions } from './client/options.js';
 import type { paths } from './generated/openapi.js';
+
+export type { BoardClientOptions } from './client/options.js';
 
 export {
   readSessionEvents,
@@ -18,18 +21,6 @@ export {
   type SummaryEventData,
   type TypedEvent,
 } from './client/streams.js';
-
-export interface BoardClientOptions {
-  /** The service's API base address (`{base_url}` in the contract), without a trailing `/v1`. */
-  baseUrl: string;
-  /** An API key, sent as `Authorization: Bearer <key>` (the contract's `bearerAuth` scheme). */
-  apiKey: string;
-  /**
-   * Pins the date version (`YYYY-MM-DD`) requests are processed as, via `X-Service-API-Version`
-   * (seed "Versioning" 4). Without it the workspace's current version applies.
-   */
-  apiVersion?: string;
-}
 
 /**
  * The paths whose success response is an event stream (`text/event-stream`). openapi-fetch would read

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { packageRoot } from '../src/contract/paths.js';
+import { importCycles } from './support/import-cycles.js';
 
 const src = join(packageRoot, 'src');
 
@@ -25,7 +26,12 @@ const allowed: Record<string, string[]> = {
   'webhook-tools': ['contract', 'generated', 'webhooks', 'conformance'],
   fuzz: ['contract'],
   mock: ['contract'],
-  server: ['contract', 'generated', 'board', 'webhooks'],
+  // Only server.ts, and only when asked for: the test-only control plane (checked below).
+  server: ['contract', 'generated', 'board', 'webhooks', 'test-control'],
+  // What every control plane shares: routes outside the contract, JSON edits.
+  'control-plane': ['server'],
+  // The test-only control plane of `--test-control`: the clock, keys and the conformance fault switches.
+  'test-control': ['control-plane', 'server', 'contract', 'generated', 'webhooks'],
   // The kit inside a test suite: it starts the server and the mock and runs the suites, loading each on use.
   testing: ['contract', 'generated', 'webhooks', 'server', 'mock', 'conformance', 'webhook-tools'],
   index: ['client', 'contract', 'generated', 'webhooks', 'testing'],
@@ -85,7 +91,7 @@ describe('layers', () => {
   });
 
   test('only the server start plugs in the test-only control plane', () => {
-    const testControl = join(src, 'server', 'test-control');
+    const testControl = join(src, 'test-control');
     const inside = (file: string): boolean => !relative(testControl, file).startsWith('..');
     const importers = files
       .filter((file) => !inside(file))
@@ -94,6 +100,10 @@ describe('layers', () => {
       )
       .map((file) => relative(src, file).split(sep).join('/'));
     expect(importers).toEqual(['server/server.ts']);
+    // Loaded on demand: a server started without `--test-control` never loads its code.
+    const text = readFileSync(join(src, 'server', 'server.ts'), 'utf8');
+    expect(text.match(/^import (?!type )[^;]*'\.\.\/test-control\//gm) ?? []).toEqual([]);
+    expect(text).toContain("await import('../test-control/index.js')");
   });
 
   test('the client imports nothing but openapi-fetch, the generated types and the event-stream reader', () => {
@@ -125,5 +135,58 @@ describe('the library entry stays light', () => {
         .map((layer) => `${relative(packageRoot, file)} → ${layer}`),
     );
     expect(staticCrossings).toEqual([]);
+  });
+});
+
+/**
+ * The reference server's inner layers, "never upward": `core` (the vocabulary: clock, ids, problems,
+ * cursors), `store` (SQLite), `domain` (sessions, webhooks, credits, shares, MCP, provisioning), `http`
+ * (routes, validation, dispatch, idempotency, streams, limits, auth). `services.ts` holds the interfaces
+ * they share, types only; `server.ts` and `server-options.ts` compose them. Keep in step with
+ * docs/architecture.md.
+ */
+const serverLayers: Record<string, string[]> = {
+  core: [],
+  store: ['core'],
+  domain: ['core', 'store', 'services.ts'],
+  http: ['core', 'store', 'domain', 'services.ts'],
+  'services.ts': ['core', 'store', 'domain'],
+  'server-options.ts': ['core', 'store', 'domain', 'http', 'services.ts'],
+  'server.ts': ['core', 'store', 'domain', 'http', 'services.ts', 'server-options.ts'],
+};
+
+const serverRoot = join(src, 'server');
+const serverLayerOf = (file: string): string => relative(serverRoot, file).split(sep)[0] ?? '';
+const serverFiles = sources(serverRoot);
+
+describe('server layers', () => {
+  test('every server module belongs to a known layer', () => {
+    expect(serverFiles.map(serverLayerOf).filter((layer) => !(layer in serverLayers))).toEqual([]);
+  });
+
+  test.each(serverFiles.map((file) => [relative(serverRoot, file), file] as const))('%s', (_, file) => {
+    const layer = serverLayerOf(file);
+    const crossings = importsOf(file)
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => resolve(dirname(file), specifier))
+      .filter((target) => !relative(serverRoot, target).startsWith('..'))
+      .map((target) => serverLayerOf(target.replace(/\.js$/, '.ts')))
+      .filter((target) => target !== layer && !(serverLayers[layer] ?? []).includes(target));
+    expect(crossings).toEqual([]);
+  });
+
+  test('the shared interfaces are types only', () => {
+    const text = readFileSync(join(serverRoot, 'services.ts'), 'utf8');
+    expect(text.match(/^import (?!type )/gm) ?? []).toEqual([]);
+    expect(text).not.toMatch(/^export (?:function|const|class)/m);
+  });
+});
+
+describe('import circles', () => {
+  test('none in src/ or conformance/, type-only imports and re-exports included', () => {
+    const circles = importCycles(files).map((circle) =>
+      circle.map((file) => relative(packageRoot, file).split(sep).join('/')),
+    );
+    expect(circles).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { root } from '../support/autocannon.mjs';
 
 /** Cursors to the positions after the sessions at `offsets` in the list, newest first. */
 export async function cursorsAt(db, offsets) {
-  const { cursorCodec } = await import(join(root, 'lib/src/server/pagination.js'));
+  const { cursorCodec } = await import(join(root, 'lib/src/server/core/pagination.js'));
   const database = new Database(db, { readonly: true });
   try {
     const secret = database.prepare("SELECT value FROM meta WHERE key = 'cursor_secret'").pluck().get();
@@ -26,7 +26,7 @@ export async function cursorsAt(db, offsets) {
     let offset = 0;
     for (const row of rows) {
       if (wanted.has(offset)) {
-        // The list name and position are the server's (src/server/handlers/sessions.ts); a wrong guess is a 404.
+        // The list name and position are the server's (src/server/http/handlers/sessions.ts); a wrong guess is a 404.
         cursors.set(offset, codec.encode(`sessions:${row.workspace_id}`, { createdAt: row.created_at, id: row.id }));
       }
       offset += 1;

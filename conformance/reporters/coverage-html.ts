@@ -7,7 +7,7 @@
 import type { Coverage, ItemCoverage, OperationCoverage } from '../harness/coverage.js';
 import { itemKinds, type CoverageKind } from '../requirements/coverage.js';
 import { coverageLabels, coveredBy, gapLabels, type RunStatuses, statusNote } from './coverage-text.js';
-import { htmlEscape as escape } from './html.js';
+import { htmlEscape as escape } from './html-escape.js';
 
 /** A requirement's ID, linked to its row when the run has one (requirements not selected have none). */
 function requirementLink(id: string, statuses: RunStatuses): string {

@@ -13,15 +13,7 @@ import {
 } from '../harness/results.js';
 import { reportedCategories } from '../requirements/types.js';
 import { coverageSection, coverageStyle } from './coverage-html.js';
-
-export function htmlEscape(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
+import { htmlEscape } from './html-escape.js';
 
 const style = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}

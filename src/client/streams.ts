@@ -6,7 +6,7 @@
  * @module
  */
 import { parseEventStream, type ParsedEvent } from '../contract/sse.js';
-import type { BoardClientOptions } from '../client.js';
+import type { BoardClientOptions } from './options.js';
 import type { components } from '../generated/openapi.js';
 
 type Schemas = components['schemas'];

@@ -8,16 +8,10 @@
 import { join, resolve } from 'node:path';
 import { contractRoot, packageRoot } from '../contract/paths.js';
 import { runRedocly } from './redocly.js';
+import type { LintFinding } from './finding.js';
 import { runSpectral } from './spectral.js';
 
-export interface LintFinding {
-  tool: 'redocly' | 'spectral';
-  rule: string;
-  severity: 'error' | 'warning';
-  message: string;
-  /** `file:line:col`, the file relative to the project root (the working directory of the run). */
-  location: string;
-}
+export type { LintFinding } from './finding.js';
 
 export interface LintResult {
   findings: LintFinding[];

@@ -4,7 +4,7 @@
  * @module
  */
 import { relative, resolve } from 'node:path';
-import type { LintFinding } from './index.js';
+import type { LintFinding } from './finding.js';
 import { packageBin, runNode, withoutBanner } from './process.js';
 
 interface RedoclyLocation {

@@ -6,7 +6,7 @@
  * @module
  */
 import { relative } from 'node:path';
-import type { LintFinding } from './index.js';
+import type { LintFinding } from './finding.js';
 import { packageBin, runNode } from './process.js';
 
 interface SpectralResult {

@@ -3,93 +3,36 @@
  * the background work (session runs, webhook deliveries) that resumes from the store after a restart.
  * @module
  */
-import type { FastifyInstance } from 'fastify';
-import { loadContract } from '../contract/load.js';
-import { retryScheduleNames, type RetryScheduleName } from '../webhooks/retry.js';
-import { buildApp } from './app.js';
-import { defaultClientLimits, type ClientLimits } from './client-limits.js';
-import { isScaledClock, type Clock } from './clock.js';
-import { flooredScaledClock } from './clock-floor.js';
-import { handlers } from './handlers/index.js';
-import { connectDemoTools } from './integrations.js';
-import { configureLegacyWebhooks, type LegacyWebhook, type LegacyWebhookSetting } from './legacy-webhooks.js';
-import { checkForwardUrl, type ForwardSetting, type Forwarding } from './forward-webhooks.js';
-import { provisionKeys, type ProvisionedKey } from './provisioning.js';
-import type { ResponseViolation } from './response-validation.js';
-import { createServices, type Services } from './services.js';
-import type { SqliteDatabase } from './store/database.js';
-import { createStore } from './store/index.js';
-import type { Tier } from './store/workspaces.js';
-import type { EnvelopeForm } from '../webhooks/events.js';
-import { createTestControl, type TestControl } from './test-control/index.js';
+import { loadContract, type OpenApiDocument } from '../contract/load.js';
+import { createContractValidator, type ContractValidator } from '../contract/validator.js';
+import type { TestControl } from '../test-control/index.js';
+import type { PostAttempt } from '../webhooks/dispatcher.js';
+import { retryScheduleNames } from '../webhooks/retry.js';
+import { isScaledClock, wallClock as realWallClock, type Clock } from './core/clock.js';
+import { cursorCodec } from './core/pagination.js';
+import { problemCatalogue } from './core/problems.js';
+import { apiVersions } from './domain/api-version.js';
+import { checkForwardUrl } from './domain/forward-webhooks.js';
+import { connectDemoTools } from './domain/integrations.js';
+import { configureLegacyWebhooks } from './domain/legacy-webhooks.js';
+import { provisionKeys } from './domain/provisioning.js';
+import { rateLimiter } from './domain/rate-limit.js';
+import { sessionChanges } from './domain/sessions/changes.js';
+import { outcomeGeneration } from './domain/sessions/outcome-generation.js';
+import { runDriver } from './domain/sessions/run-driver.js';
+import { webhookEvents } from './domain/webhook-events.js';
+import { buildApp } from './http/app.js';
+import { defaultClientLimits } from './http/client-limits.js';
+import { handlers } from './http/handlers/index.js';
+import type { RunningServer, ServerOptions } from './server-options.js';
+import type { ResponseViolation, ServiceSettings, Services } from './services.js';
+import { flooredScaledClock } from './store/clock-floor.js';
+import { createStore, type Store } from './store/index.js';
+import { memoryWindows } from './store/rate-limit-windows.js';
 
 export type { RetryScheduleName } from '../webhooks/retry.js';
-
-export type { EnvelopeForm };
-
-export interface ServerOptions {
-  /** A database file, `:memory:`, or an open better-sqlite3 database. Default `:memory:`. */
-  db?: string | SqliteDatabase;
-  host?: string;
-  /** `0` picks a free port. */
-  port?: number;
-  /** Keys to provision, each in its own workspace. */
-  apiKeys?: readonly string[];
-  tier?: Tier;
-  /** The credit balance each newly provisioned workspace starts with (default 10,000). */
-  startingCredits?: number;
-  /** Sessions kept in memory as answers for reads and lists (default 10,000; `0` reads each from the store). */
-  keptSessions?: number;
-  /** Simulated time runs this many times faster (ignored when `clock` is given). */
-  timeScale?: number;
-  clock?: Clock;
-  /**
-   * What a client times with its own clock runs on this one, whatever `timeScale` says: the long-poll wait
-   * and webhook signature timestamps (docs/decisions.md). Real time by default; tests may move it by hand.
-   */
-  wallClock?: Clock;
-  /** Check every response against the contract (on in tests). */
-  validateResponses?: boolean;
-  /** Deliver webhooks to private and loopback addresses (local testing only). */
-  allowPrivateWebhookUrls?: boolean;
-  /** Deliver webhooks to loopback addresses, other private ones still refused (local testing only). */
-  allowLoopbackWebhookUrls?: boolean;
-  /** The envelope of a webhook subscription that chose none: the seed's (default) or the published one. */
-  webhookEnvelope?: EnvelopeForm;
-  /**
-   * Serve the test-only control plane (docs/conformance.md "Time control and fault switches"): the clock
-   * and the fault switches under `/_test`, announced on the health probe. Never in production.
-   */
-  testControl?: boolean;
-  /**
-   * The published retry schedule of webhook deliveries, the seed's two variants: four waits (1, 5, 15, 60
-   * minutes; the default) or five (with 240). A subscription keeps the schedule it was created with.
-   */
-  webhookRetries?: RetryScheduleName;
-  /** Deprecated per-key webhook URLs, each on a key of this server (kept in the store). */
-  legacyWebhooks?: readonly LegacyWebhookSetting[];
-  /** Also deliver every event of every workspace to this local URL, signed with its secret. */
-  forwardWebhooks?: ForwardSetting;
-  onError?: (error: unknown) => void;
-  /** Header, request and idle timeouts and the connection cap; the contract's `x-limits` by default. */
-  clientLimits?: Partial<ClientLimits>;
-}
-
-export interface RunningServer {
-  /** `{base_url}`: `{base_url}/v1/sessions` is the sessions collection. */
-  baseUrl: string;
-  /** The keys provisioned by this start (a fresh store without keys gets one new test key). */
-  provisioned: ProvisionedKey[];
-  /** The legacy webhook URLs this start configured, with their secrets. */
-  legacyWebhooks: LegacyWebhook[];
-  /** Where every event is forwarded, and the secret its deliveries are signed with. */
-  forwarding: Forwarding | undefined;
-  services: Services;
-  app: FastifyInstance;
-  /** Responses that broke the contract (with `validateResponses`). */
-  violations: ResponseViolation[];
-  close(): Promise<void>;
-}
+export type { EnvelopeForm } from '../webhooks/events.js';
+export type { RunningServer, ServerOptions } from './server-options.js';
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const document = loadContract();
@@ -113,7 +56,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   const testControl =
     options.testControl === true
-      ? startTestControl(
+      ? await startTestControl(
           clock,
           () => services,
           () => keys,
@@ -201,10 +144,78 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 }
 
-/** The control plane drives the clock: it must be one whose speed can change and that can jump. */
-function startTestControl(clock: Clock, services: () => Services, keys: () => readonly string[]): TestControl {
+/**
+ * The control plane drives the clock: it must be one whose speed can change and that can jump. It is
+ * loaded only when asked for, so a server started without it never loads its code.
+ */
+async function startTestControl(
+  clock: Clock,
+  services: () => Services,
+  keys: () => readonly string[],
+): Promise<TestControl> {
   if (!isScaledClock(clock)) {
     throw new Error("the test control needs the server's scaled clock; start it without a clock of your own");
   }
+  const { createTestControl } = await import('../test-control/index.js');
   return createTestControl({ clock, services, keys });
+}
+
+/** The services every handler shares, built once per server. */
+export function createServices(
+  document: OpenApiDocument,
+  store: Store,
+  clock: Clock,
+  settings: ServiceSettings,
+  baseUrl: () => string,
+  onError: (error: unknown) => void,
+  /** Sends each webhook attempt in place of the dispatcher (the test-only fault switches). */
+  postDelivery?: PostAttempt,
+  wallClock: Clock = realWallClock,
+): Services {
+  const base = {
+    document,
+    problems: problemCatalogue(document),
+    versions: apiVersions(document),
+    rateLimits: rateLimiter(document, memoryWindows()),
+    cursors: cursorCodec(store.meta.cursorSecret()),
+    clock,
+    wallClock,
+    store,
+    settings,
+    webhooks: webhookEvents(store, clock, {
+      stampClock: wallClock,
+      allowPrivate: settings.allowPrivateWebhookUrls,
+      allowLoopback: settings.allowLoopbackWebhookUrls === true,
+      onError,
+      post: postDelivery,
+      forward: settings.forwardWebhooks,
+      ...(settings.webhookEnvelope === undefined ? {} : { defaultEnvelope: settings.webhookEnvelope }),
+    }),
+    baseUrl,
+    changes: sessionChanges(),
+  };
+  // The run driver and the outcome writer work on the services they are part of; they read them only
+  // when they run, after this function has returned.
+  let validator: ContractValidator | undefined;
+  const services: Services = {
+    ...base,
+    /**
+     * Built on first use: adding the whole document to Ajv is the slowest part of start-up, so the server
+     * listens first and warms it just after. The bundled contract is checked by the tests and `boardkit
+     * lint`, so it is not checked against the meta-schema again here.
+     */
+    get validator() {
+      validator ??= createContractValidator(document, { validateSchema: false });
+      return validator;
+    },
+    get runs() {
+      return runs;
+    },
+    get outcomes() {
+      return outcomes;
+    },
+  };
+  const runs = runDriver(services, base.changes, onError);
+  const outcomes = outcomeGeneration(services, onError);
+  return services;
 }

@@ -1,24 +1,27 @@
 /**
- * The server's services, built once and shared by every handler.
+ * The interfaces every layer of the server works with: the services a handler is given, who is calling,
+ * and the background work they start. Types only, assembled once by `server.ts`: the modules that
+ * implement them import this one, never the other way, so no import circle runs through it.
  * @module
  */
+import type { RunInput } from '../board/debate.js';
+import type { BoardSummary } from '../board/summary.js';
+import type { SendMessageRequest } from '../board/types.js';
 import type { OpenApiDocument } from '../contract/load.js';
-import type { PostAttempt } from '../webhooks/dispatcher.js';
-import type { RetrySchedule } from '../webhooks/retry.js';
-import { createContractValidator, type ContractValidator } from '../contract/validator.js';
-import { apiVersions, type ApiVersions } from './api-version.js';
-import { wallClock as realWallClock, type Clock } from './clock.js';
-import type { Forwarding } from './forward-webhooks.js';
-import { cursorCodec, type CursorCodec } from './pagination.js';
-import { problemCatalogue, type ProblemCatalogue } from './problems.js';
-import { rateLimiter, type RateLimiter } from './rate-limit.js';
-import { memoryWindows } from './rate-limit-windows.js';
-import type { Store } from './store/index.js';
-import { webhookEvents, type WebhookEvents } from './webhook-events.js';
+import type { ContractValidator } from '../contract/validator.js';
 import type { EnvelopeForm } from '../webhooks/events.js';
-import { sessionChanges, type SessionChanges } from './sessions/changes.js';
-import { runDriver, type RunDriver } from './sessions/run-driver.js';
-import { outcomeGeneration, type OutcomeGeneration } from './sessions/outcome-generation.js';
+import type { RetrySchedule } from '../webhooks/retry.js';
+import type { Clock } from './core/clock.js';
+import type { CursorCodec } from './core/pagination.js';
+import type { ProblemCatalogue } from './core/problems.js';
+import type { ApiVersions } from './domain/api-version.js';
+import type { Forwarding } from './domain/forward-webhooks.js';
+import type { RateLimiter } from './domain/rate-limit.js';
+import type { SessionChanges } from './domain/sessions/changes.js';
+import type { WebhookEvents } from './domain/webhook-events.js';
+import type { ApiKey } from './store/api-keys.js';
+import type { Store } from './store/index.js';
+import type { Workspace } from './store/workspaces.js';
 
 export interface ServiceSettings {
   /** Simulated milliseconds between heartbeat comments on an idle stream (the contract says 15 s). */
@@ -58,61 +61,54 @@ export interface Services {
   baseUrl(): string;
 }
 
-export function createServices(
-  document: OpenApiDocument,
-  store: Store,
-  clock: Clock,
-  settings: ServiceSettings,
-  baseUrl: () => string,
-  onError: (error: unknown) => void,
-  /** Sends each webhook attempt in place of the dispatcher (the test-only fault switches). */
-  postDelivery?: PostAttempt,
-  wallClock: Clock = realWallClock,
-): Services {
-  const base = {
-    document,
-    problems: problemCatalogue(document),
-    versions: apiVersions(document),
-    rateLimits: rateLimiter(document, memoryWindows()),
-    cursors: cursorCodec(store.meta.cursorSecret()),
-    clock,
-    wallClock,
-    store,
-    settings,
-    webhooks: webhookEvents(store, clock, {
-      stampClock: wallClock,
-      allowPrivate: settings.allowPrivateWebhookUrls,
-      allowLoopback: settings.allowLoopbackWebhookUrls === true,
-      onError,
-      post: postDelivery,
-      forward: settings.forwardWebhooks,
-      ...(settings.webhookEnvelope === undefined ? {} : { defaultEnvelope: settings.webhookEnvelope }),
-    }),
-    baseUrl,
-    changes: sessionChanges(),
-  };
-  // The run driver and the outcome writer work on the services they are part of; they read them only
-  // when they run, after this function has returned.
-  let validator: ContractValidator | undefined;
-  const services: Services = {
-    ...base,
-    /**
-     * Built on first use: adding the whole document to Ajv is the slowest part of start-up, so the server
-     * listens first and warms it just after. The bundled contract is checked by the tests and `boardkit
-     * lint`, so it is not checked against the meta-schema again here.
-     */
-    get validator() {
-      validator ??= createContractValidator(document, { validateSchema: false });
-      return validator;
-    },
-    get runs() {
-      return runs;
-    },
-    get outcomes() {
-      return outcomes;
-    },
-  };
-  const runs = runDriver(services, base.changes, onError);
-  const outcomes = outcomeGeneration(services, onError);
-  return services;
+export interface RunDriver {
+  /**
+   * Starts a run for a session (inside the caller's transaction). A `created` session's board convenes
+   * first; a `continued` one's first step is scheduled at once.
+   */
+  begin(sessionId: string, input: RunInput): void;
+  /**
+   * Takes a message into the round in progress (board errors propagate: 409 too late). A Synth off the
+   * board is refused before, by the handler, as a conflict with the session's lineup (409, not the board's 400).
+   */
+  sendMessage(sessionId: string, message: SendMessageRequest): { round: number };
+  /** Rounds the run has completed so far. */
+  completedRounds(sessionId: string): number;
+  /** Stops a run and returns the summary as it stands; `undefined` when no run was in progress. */
+  cancel(sessionId: string): BoardSummary | undefined;
+  /** Picks up every run in progress recorded in the store (on start). */
+  resumeAll(): void;
+  /** Drops the timers (on shutdown); the runs stay recorded and resume on the next start. */
+  stopAll(): void;
+}
+
+export interface OutcomeGeneration {
+  /** Schedules the outcome to become ready at `dueAt`. */
+  schedule(outcomeId: string, dueAt: number): void;
+  /** Schedules every outcome still pending in the store (on start). */
+  resumeAll(): void;
+  /** Drops the timers (on shutdown); the pending outcomes stay recorded and resume on the next start. */
+  stopAll(): void;
+}
+
+export interface ResponseViolation {
+  operationId: string;
+  status: number;
+  problems: string[];
+}
+
+export interface Principal {
+  workspace: Workspace;
+  apiKey: ApiKey;
+}
+
+export interface HandlerContext {
+  readonly services: Services;
+  /** The date version the request is processed as (its pin, or the workspace's default). */
+  readonly apiVersion: string;
+  /** The caller's workspace. Only operations without security lack one; reading it there is a bug. */
+  readonly workspace: Workspace;
+  readonly apiKey: ApiKey;
+  /** Aborts when the client goes away, so that long polls and streams stop. */
+  readonly signal: AbortSignal;
 }

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { controlledClock } from '../../conformance/harness/clock.js';
 import { TestControl } from '../../conformance/harness/test-control.js';
-import { scaledClock, type ScaledClock } from '../../src/server/clock.js';
+import { scaledClock, type ScaledClock } from '../../src/server/core/clock.js';
 
 const hour = 3_600_000;
 let server: Server | undefined;

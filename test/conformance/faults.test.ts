@@ -1,6 +1,6 @@
 /**
  * Self-verification, the bad half: for each fault of the reference server's test-only fault switches
- * (src/server/test-control), switched on through the documented control plane, the server breaks one
+ * (src/test-control), switched on through the documented control plane, the server breaks one
  * rule and the suite must fail exactly the requirements the fault names. A check that no fault can make
  * fail would be a defect, so the catalogue must reach every check.
  */
@@ -10,7 +10,7 @@ import { builtInProfiles } from '../../conformance/harness/profiles.js';
 import { runConformance } from '../../conformance/runner.js';
 import { TestControl } from '../../conformance/harness/test-control.js';
 import { requirements } from '../../conformance/requirements/index.js';
-import { faultCatalogue as faults } from '../../src/server/test-control/faults/index.js';
+import { faultCatalogue as faults } from '../../src/test-control/faults/index.js';
 import { keyA, keyB, startReferenceTarget } from './support/reference-target.js';
 
 /** AUTH-005 cannot be broken and still judged: a target refusing the key makes the suite exit 2 (cli.test.ts). */

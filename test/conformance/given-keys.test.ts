@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { builtInProfiles } from '../../conformance/harness/profiles.js';
 import type { RunResult } from '../../conformance/harness/results.js';
 import { runConformance } from '../../conformance/runner.js';
-import { provisionKey } from '../../src/server/provisioning.js';
+import { provisionKey } from '../../src/server/domain/provisioning.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 
 const keyA = 'sk_test_givenkeysworkspacea0001';

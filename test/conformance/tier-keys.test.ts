@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { builtInProfiles } from '../../conformance/harness/profiles.js';
 import type { RunResult } from '../../conformance/harness/results.js';
 import { runConformance } from '../../conformance/runner.js';
-import { provisionKey } from '../../src/server/provisioning.js';
+import { provisionKey } from '../../src/server/domain/provisioning.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { runBoardkit } from '../support/boardkit.js';
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { packageRoot } from '../../src/contract/paths.js';
 import { startServer } from '../../src/server/server.js';
-import { forwardTargetId } from '../../src/server/forward-webhooks.js';
+import { forwardTargetId } from '../../src/server/domain/forward-webhooks.js';
 import { checkReceiver } from '../../src/webhook-tools/check-receiver.js';
 import { waitFor } from '../server/harness.js';
 import { createWebhookSecret } from '../../src/webhooks/ids.js';

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { parseRunReport, reportFiles, waitBounds, type RunReport } from '../../src/fuzz/index.js';
-import { scaledClock } from '../../src/server/clock.js';
+import { scaledClock } from '../../src/server/core/clock.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { runBoardkit } from '../support/boardkit.js';
 

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { cursorCodec, keysetAfter, offsetPage } from '../../src/server/pagination.js';
-import { ProblemError } from '../../src/server/problems.js';
+import { cursorCodec, keysetAfter, offsetPage } from '../../src/server/core/pagination.js';
+import { ProblemError } from '../../src/server/core/problems.js';
 
 const codec = cursorCodec(randomBytes(32));
 const listName = fc.constantFrom(

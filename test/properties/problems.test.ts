@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { createContractValidator } from '../../src/contract/validator.js';
-import { problemCatalogue } from '../../src/server/problems.js';
+import { problemCatalogue } from '../../src/server/core/problems.js';
 
 const document = loadContract();
 const validator = createContractValidator(document);

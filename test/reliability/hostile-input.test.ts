@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { collectExamples } from '../../src/contract/examples.js';
 import { contractLimits } from '../../src/contract/extensions.js';
 import { loadContract } from '../../src/contract/load.js';
-import { maxJsonDepth, nestingDepth } from '../../src/server/json-body.js';
+import { maxJsonDepth, nestingDepth } from '../../src/server/http/json-body.js';
 import { startTestServer, type TestServer } from '../server/harness.js';
 import { startReceiver, type Receiver } from '../server/receiver.js';
 import {

@@ -20,7 +20,7 @@ vi.mock('node:crypto', async (importOriginal) => {
 });
 
 const { aWholeRun, lineupStart, startSession, startTestServer } = await import('../server/harness.js');
-const { passwordGuessLimit, passwordGuessWindowMs } = await import('../../src/server/share-viewer/views.js');
+const { passwordGuessLimit, passwordGuessWindowMs } = await import('../../src/server/domain/share-viewer/views.js');
 
 type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 

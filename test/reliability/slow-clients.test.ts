@@ -9,8 +9,8 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { valueAt } from '../../src/contract/pointer.js';
-import { defaultClientLimits } from '../../src/server/client-limits.js';
-import { subscriptionsPerWorkspace } from '../../src/server/handlers/webhooks.js';
+import { defaultClientLimits } from '../../src/server/http/client-limits.js';
+import { subscriptionsPerWorkspace } from '../../src/server/http/handlers/webhooks.js';
 import { lineupStart, startSession, startTestServer, type TestServer } from '../server/harness.js';
 
 const contract = loadContract();

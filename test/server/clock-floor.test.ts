@@ -1,10 +1,10 @@
 /**
- * A sped-up clock across restarts (src/server/clock-floor.ts): a server started again on the same store,
+ * A sped-up clock across restarts (src/server/store/clock-floor.ts): a server started again on the same store,
  * after a clean stop or a crash, carries on from where its simulated time had got to instead of going
  * back to real time.
  */
 import { expect, test } from 'vitest';
-import { flooredScaledClock } from '../../src/server/clock-floor.js';
+import { flooredScaledClock } from '../../src/server/store/clock-floor.js';
 import { createStore } from '../../src/server/store/index.js';
 
 test('after a clean stop, simulated time carries on from where it stopped', () => {

@@ -1,6 +1,6 @@
 /** The server clock: a manual clock for tests and real time sped up by `--time-scale`. */
 import { describe, expect, test } from 'vitest';
-import { manualClock, scaledClock, sleep } from '../../src/server/clock.js';
+import { manualClock, scaledClock, sleep } from '../../src/server/core/clock.js';
 
 describe('manual clock', () => {
   test('timers fire in due order as time is advanced past them, each at its own time', () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyDelivery } from '../../src/index.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
-import { forwardTargetId } from '../../src/server/forward-webhooks.js';
+import { forwardTargetId } from '../../src/server/domain/forward-webhooks.js';
 import { lineupStart, otherTestKey, testKey, waitFor } from './harness.js';
 import { startReceiver, type Receiver } from './receiver.js';
 

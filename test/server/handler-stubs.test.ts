@@ -16,15 +16,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderArtefacts, writeArtefacts } from '../../src/bundle/index.js';
 import { loadContract } from '../../src/contract/load.js';
 import { packageRoot } from '../../src/contract/paths.js';
-import { handlerStubs, writeHandlerStubs, type HandlerStub } from '../../src/server/handler-stubs.js';
-import type { HandlerMap } from '../../src/server/handler-types.js';
-import { handlers } from '../../src/server/handlers/index.js';
-import { notImplemented } from '../../src/server/not-implemented.js';
-import { buildApp } from '../../src/server/app.js';
-import { manualClock } from '../../src/server/clock.js';
-import type { ResponseViolation } from '../../src/server/response-validation.js';
+import { handlerStubs, writeHandlerStubs, type HandlerStub } from '../../src/server/http/handler-stubs.js';
+import type { HandlerMap } from '../../src/server/http/handler-types.js';
+import { handlers } from '../../src/server/http/handlers/index.js';
+import { notImplemented } from '../../src/server/http/not-implemented.js';
+import { buildApp } from '../../src/server/http/app.js';
+import { manualClock } from '../../src/server/core/clock.js';
+import type { ResponseViolation } from '../../src/server/services.js';
 import { retrySchedules } from '../../src/webhooks/retry.js';
-import { createServices } from '../../src/server/services.js';
+import { createServices } from '../../src/server/server.js';
 import { createStore } from '../../src/server/store/index.js';
 
 const newPath = `get:
@@ -128,7 +128,7 @@ beforeAll(async () => {
   const stubs = handlerStubs(document, new Set(Object.keys(handlers)));
   expect(stubs.map((each) => each.operationId)).toEqual(['listSessionTags']);
   stub = stubs[0] as HandlerStub;
-  const folder = join(scratch, 'src', 'server', 'handlers');
+  const folder = join(scratch, 'src', 'server', 'http', 'handlers');
   expect((await writeHandlerStubs(stubs, folder)).written).toHaveLength(1);
   expect((await writeHandlerStubs(stubs, folder)).kept).toHaveLength(1);
 
@@ -151,7 +151,7 @@ beforeAll(async () => {
   }
   const options = packageCompilerOptions();
   const roots = ['index.ts', stub.file, ...Object.keys(files)].map((name) =>
-    join(packageRoot, 'src', 'server', 'handlers', name),
+    join(packageRoot, 'src', 'server', 'http', 'handlers', name),
   );
   diagnostics = [
     ...ts.getPreEmitDiagnostics(ts.createProgram(roots, options, overlaidHost(options, join(scratch, 'src')))),
@@ -164,7 +164,7 @@ afterAll(() => {
 
 describe('a new operation', () => {
   test('leaves the handler map incomplete until it has a handler', () => {
-    expect(errorsIn(join('src', 'server', 'handlers', 'index.ts'))).toEqual([
+    expect(errorsIn(join('src', 'server', 'http', 'handlers', 'index.ts'))).toEqual([
       expect.stringMatching(/Property 'listSessionTags' is missing/),
     ]);
   });
@@ -174,12 +174,12 @@ describe('a new operation', () => {
     expect(stub.content).toContain("export const listSessionTags: Handler<'listSessionTags'>");
     expect(stub.content).toContain('`200` application/json');
     expect(stub.content).toContain('`404` application/problem+json (#/components/schemas/Problem)');
-    expect(errorsIn(join('src', 'server', 'handlers', stub.file))).toEqual([]);
-    expect(errorsIn(join('src', 'server', 'handlers', 'complete-map.ts'))).toEqual([]);
+    expect(errorsIn(join('src', 'server', 'http', 'handlers', stub.file))).toEqual([]);
+    expect(errorsIn(join('src', 'server', 'http', 'handlers', 'complete-map.ts'))).toEqual([]);
   });
 
   test('forces the body written into it to return a documented response', () => {
-    const errors = errorsIn(join('src', 'server', 'handlers', 'filled.ts'));
+    const errors = errorsIn(join('src', 'server', 'http', 'handlers', 'filled.ts'));
     expect(errors).toHaveLength(2);
     expect(errors[0]).toMatch(/^3: .*201/);
     expect(errors[1]).toMatch(/^4: .*string/);

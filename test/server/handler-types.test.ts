@@ -6,15 +6,15 @@
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { listOperations } from '../../src/contract/operations.js';
-import { buildApp } from '../../src/server/app.js';
-import { manualClock } from '../../src/server/clock.js';
-import type { Handler, HandlerMap, OperationId, Reply } from '../../src/server/handler-types.js';
-import { handlers } from '../../src/server/handlers/index.js';
-import type { ResponseViolation } from '../../src/server/response-validation.js';
+import { buildApp } from '../../src/server/http/app.js';
+import { manualClock } from '../../src/server/core/clock.js';
+import type { Handler, HandlerMap, OperationId, Reply } from '../../src/server/http/handler-types.js';
+import { handlers } from '../../src/server/http/handlers/index.js';
+import type { ResponseViolation } from '../../src/server/services.js';
 import { retrySchedules } from '../../src/webhooks/retry.js';
-import { createServices } from '../../src/server/services.js';
+import { createServices } from '../../src/server/server.js';
 import { createStore } from '../../src/server/store/index.js';
-import { provisionKeys } from '../../src/server/provisioning.js';
+import { provisionKeys } from '../../src/server/domain/provisioning.js';
 
 describe('types', () => {
   test('the operation ids are those of paths, not of webhooks', () => {

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { manualClock, type ManualClock } from '../../src/server/clock.js';
+import { manualClock, type ManualClock } from '../../src/server/core/clock.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/server.js';
 
 export interface TestServer {

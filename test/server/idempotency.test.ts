@@ -3,7 +3,7 @@
  * response; the contract: per workspace, another body or a request in flight is `409 conflict`).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { requestHashOf } from '../../src/server/idempotency.js';
+import { requestHashOf } from '../../src/server/http/idempotency.js';
 import { getJson, lineupStart, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;

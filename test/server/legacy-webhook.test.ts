@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyLegacyDelivery } from '../../src/index.js';
-import { manualClock } from '../../src/server/clock.js';
-import { configureLegacyWebhooks, parseLegacyWebhookFlags } from '../../src/server/legacy-webhooks.js';
+import { manualClock } from '../../src/server/core/clock.js';
+import { configureLegacyWebhooks, parseLegacyWebhookFlags } from '../../src/server/domain/legacy-webhooks.js';
 import {
   aWholeRun,
   advanceUntil,

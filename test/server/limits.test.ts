@@ -6,9 +6,9 @@
 import { describe, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { valueAt } from '../../src/contract/pointer.js';
-import { maxJsonDepth } from '../../src/server/json-body.js';
-import { defaultPageLimit } from '../../src/server/pagination.js';
-import { passwordGuessLimit, passwordGuessWindowMs } from '../../src/server/share-viewer/views.js';
+import { maxJsonDepth } from '../../src/server/http/json-body.js';
+import { defaultPageLimit } from '../../src/server/core/pagination.js';
+import { passwordGuessLimit, passwordGuessWindowMs } from '../../src/server/domain/share-viewer/views.js';
 import { rotationGraceMs } from '../../src/server/store/api-keys.js';
 import { idempotencyWindowMs } from '../../src/server/store/idempotency.js';
 import { replayToleranceSeconds } from '../../src/webhooks/signing.js';

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { consultTool } from '../../src/server/mcp/consult-tool.js';
+import { consultTool } from '../../src/server/domain/mcp/consult-tool.js';
 import { getJson, lineupStart, startSession, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
-import { rateLimiter } from '../../src/server/rate-limit.js';
+import { rateLimiter } from '../../src/server/domain/rate-limit.js';
 import { createStore } from '../../src/server/store/index.js';
 import { startTestServer, type TestServer } from './harness.js';
 

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { manualClock } from '../../src/server/clock.js';
+import { manualClock } from '../../src/server/core/clock.js';
 import { startServer } from '../../src/server/server.js';
-import { boardConvenesAfterMs } from '../../src/server/sessions/run-driver.js';
+import { boardConvenesAfterMs } from '../../src/server/domain/sessions/run-driver.js';
 import {
   aWholeRun,
   advanceUntil,

@@ -17,7 +17,7 @@ import {
   waitForPoll,
 } from './harness.js';
 import { startReceiver } from './receiver.js';
-import { boardConvenesAfterMs } from '../../src/server/sessions/run-driver.js';
+import { boardConvenesAfterMs } from '../../src/server/domain/sessions/run-driver.js';
 
 let server: TestServer;
 

@@ -5,7 +5,7 @@
  * revoked, expired and unknown links show nothing. Real HTTP, a real receiver, the manual clock.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { passwordGuessLimit, passwordGuessWindowMs } from '../../src/server/share-viewer/views.js';
+import { passwordGuessLimit, passwordGuessWindowMs } from '../../src/server/domain/share-viewer/views.js';
 import { verifyDelivery } from '../../src/webhooks/signing.js';
 import { aWholeRun, getJson, lineupStart, settle, startSession, startTestServer, type TestServer } from './harness.js';
 import { startReceiver, type Receiver } from './receiver.js';

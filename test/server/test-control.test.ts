@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/server.js';
-import { faultCatalogue } from '../../src/server/test-control/faults/index.js';
+import { faultCatalogue } from '../../src/test-control/faults/index.js';
 
 const hour = 3_600_000;
 const problemType = (slug: string): string => `https://problems.decision-board.example/${slug}`;

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { startingCredits } from '../../server/provisioning.js';
+import { startingCredits } from '../../server/domain/provisioning.js';
 import { defaultKeptSessions } from '../../server/store/session-answers.js';
 import { tiers, type Tier } from '../../server/store/workspaces.js';
 import type { EnvelopeForm, RetryScheduleName } from '../../server/server.js';
@@ -150,7 +150,7 @@ export function serveCommand(): Command {
     .action(async (options: ServeOptions) => {
       // Loaded on use: the server compiles the whole contract for validation.
       const { startServer } = await import('../../server/server.js');
-      const { parseLegacyWebhookFlags } = await import('../../server/legacy-webhooks.js');
+      const { parseLegacyWebhookFlags } = await import('../../server/domain/legacy-webhooks.js');
       const server = await startServer({
         host: options.host,
         port: options.port,

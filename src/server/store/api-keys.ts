@@ -10,7 +10,7 @@
  * @module
  */
 import { hash } from 'node:crypto';
-import { newId, randomAlphanumeric } from '../ids.js';
+import { newId, randomAlphanumeric } from '../core/ids.js';
 import type { SqliteDatabase } from './database.js';
 import { readCache } from './read-cache.js';
 

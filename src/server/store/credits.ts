@@ -5,8 +5,8 @@
  * @module
  */
 import type { components } from '../../generated/openapi.js';
-import { isoAt } from '../clock.js';
-import { newId } from '../ids.js';
+import { isoAt } from '../core/clock.js';
+import { newId } from '../core/ids.js';
 import type { SqliteDatabase } from './database.js';
 
 export type CreditUsage = components['schemas']['CreditUsage'];

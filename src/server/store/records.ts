@@ -3,7 +3,7 @@
  * (a workspace or a session), listed newest first (or oldest first) by `(created_at, id)` keyset.
  * @module
  */
-import type { Keyset } from '../pagination.js';
+import type { Keyset } from '../core/pagination.js';
 import type { SqliteDatabase } from './database.js';
 
 export interface StoredRecord<T> {

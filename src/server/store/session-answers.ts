@@ -65,7 +65,7 @@ export function sessionAnswers(db: SqliteDatabase, capacity = defaultKeptSession
 
 /**
  * The answer for a stored record: the two URLs go in before the closing brace, where `JSON.stringify`
- * puts the last members of `{ ...record, ...sessionUrls }` (src/server/sessions/resource.ts), so the text
+ * puts the last members of `{ ...record, ...sessionUrls }` (src/server/domain/sessions/resource.ts), so the text
  * is the same. `sessionsUrl` is JSON text already (`{base_url}/v1/sessions/`, escaped, unquoted).
  */
 export function sessionAnswer(

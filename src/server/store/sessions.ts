@@ -5,7 +5,7 @@
  * @module
  */
 import type { components } from '../../generated/openapi.js';
-import type { Keyset } from '../pagination.js';
+import type { Keyset } from '../core/pagination.js';
 import type Database from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
 import { sessionAnswer, sessionAnswers, type SessionAnswer } from './session-answers.js';

@@ -3,7 +3,7 @@
  * resource of another workspace is answered as missing.
  * @module
  */
-import { newId, newUuid } from '../ids.js';
+import { newId, newUuid } from '../core/ids.js';
 import type { SqliteDatabase } from './database.js';
 import { readCache } from './read-cache.js';
 

@@ -1,0 +1,53 @@
+/**
+ * What a handler is given besides its request: who is calling, the version the request is processed as,
+ * and the server's services.
+ * @module
+ */
+import type { HandlerContext, Principal, Services } from '../services.js';
+import type { ApiKey } from '../store/api-keys.js';
+import type { Workspace } from '../store/workspaces.js';
+
+export type { HandlerContext, Principal } from '../services.js';
+
+/**
+ * A class, with its getters on the prototype: an object literal with getters closing over each request's
+ * values got a hidden class of its own per request, which V8 keeps in the old generation, and the young
+ * collector then spent a sixth of the CPU of `GET /v1/sessions/{id}` (docs/benchmarks.md).
+ */
+class RequestContext implements HandlerContext {
+  constructor(
+    readonly services: Services,
+    readonly apiVersion: string,
+    private readonly principal: Principal | undefined,
+    private readonly makeSignal: () => AbortSignal,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.makeSignal();
+  }
+
+  get workspace(): Workspace {
+    return this.required().workspace;
+  }
+
+  get apiKey(): ApiKey {
+    return this.required().apiKey;
+  }
+
+  private required(): Principal {
+    if (this.principal === undefined) {
+      throw new Error('this operation has no authenticated caller');
+    }
+    return this.principal;
+  }
+}
+
+export function handlerContext(
+  services: Services,
+  apiVersion: string,
+  principal: Principal | undefined,
+  /** Made on first use (src/server/http/request-state.ts): most handlers never wait on anything. */
+  signal: () => AbortSignal,
+): HandlerContext {
+  return new RequestContext(services, apiVersion, principal, signal);
+}

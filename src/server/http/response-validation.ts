@@ -1,0 +1,136 @@
+/**
+ * Response validation against the contract (on in every test): the status must be documented for the
+ * operation, the body must match the response's schema for its media type, and the declared headers
+ * must be present when required and match their schemas. A server event is checked the same way, its
+ * `data` against the event's `contentSchema`.
+ * @module
+ */
+import type { HeaderObject, ResponseObject } from '../../contract/openapi-objects.js';
+import type { OpenApiDocument } from '../../contract/load.js';
+import { childPointer, resolve, valueAt } from '../../contract/pointer.js';
+import type { ContractValidator } from '../../contract/validator.js';
+import { violationsOf } from '../core/problems.js';
+import type { Route } from './routes.js';
+
+export interface OutgoingResponse {
+  status: number;
+  contentType: string | undefined;
+  headers: Record<string, string | number | string[] | undefined>;
+  /** The serialised body; `undefined` for no body or a stream. */
+  payload: string | undefined;
+}
+
+export interface ResponseValidator {
+  check(route: Route | undefined, response: OutgoingResponse): string[];
+  checkStreamEvent(route: Route, event: Record<string, unknown>): string[];
+}
+
+function headerValue(headers: OutgoingResponse['headers'], name: string): string | undefined {
+  const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name.toLowerCase());
+  const value = entry?.[1];
+  return value === undefined ? undefined : String(Array.isArray(value) ? value[0] : value);
+}
+
+export function responseValidator(document: OpenApiDocument, validator: ContractValidator): ResponseValidator {
+  function describe(prefix: string, pointer: string, value: unknown): string[] {
+    const result = validator.validate(pointer, value);
+    return violationsOf(result.errors, prefix).map((violation) => `${violation.pointer} ${violation.detail}`);
+  }
+
+  function checkHeaders(responsePointer: string, headers: OutgoingResponse['headers']): string[] {
+    const response = resolve<ResponseObject>(document, responsePointer);
+    const problems: string[] = [];
+    for (const name of Object.keys(response.node.headers ?? {})) {
+      const header = resolve<HeaderObject>(document, childPointer(response.pointer, 'headers', name));
+      const value = headerValue(headers, name);
+      if (value === undefined) {
+        if (header.node.required === true) {
+          problems.push(`header ${name} is required`);
+        }
+        continue;
+      }
+      const schemaPointer = childPointer(header.pointer, 'schema');
+      const schema = resolve<{ type?: string }>(document, schemaPointer).node;
+      const typed = schema.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
+      problems.push(...describe(`#/header/${name}`, schemaPointer, typed));
+    }
+    return problems;
+  }
+
+  function check(route: Route | undefined, response: OutgoingResponse): string[] {
+    const mediaType = response.contentType?.split(';')[0]?.trim();
+    if (route === undefined) {
+      // An unknown route or method: the answer must still be a problem of the catalogue.
+      if (mediaType !== 'application/problem+json' || response.payload === undefined) {
+        return ['an answer outside the contract must be application/problem+json'];
+      }
+      return describe('#/body', '#/components/schemas/Problem', JSON.parse(response.payload));
+    }
+    if (!route.statuses.has(response.status)) {
+      return [`status ${response.status} is not documented for ${route.operationId}`];
+    }
+    const responsePointer = childPointer(route.pointer, 'responses', String(response.status));
+    const problems = checkHeaders(responsePointer, response.headers);
+    const content = resolve<ResponseObject>(document, responsePointer).node.content ?? {};
+    if (Object.keys(content).length === 0) {
+      if (response.payload !== undefined && response.payload !== '') {
+        problems.push(`status ${response.status} of ${route.operationId} has no body`);
+      }
+      return problems;
+    }
+    if (mediaType === undefined || content[mediaType] === undefined) {
+      return [...problems, `media type ${String(mediaType)} is not documented for ${response.status}`];
+    }
+    if (mediaType === 'text/event-stream') {
+      return problems;
+    }
+    const bodyValidator = validator.responseBody(route.operationId, response.status, mediaType);
+    if (bodyValidator !== undefined) {
+      let body: unknown;
+      try {
+        body = JSON.parse(response.payload ?? '');
+      } catch {
+        return [...problems, 'the body is not JSON'];
+      }
+      if (!bodyValidator(body)) {
+        problems.push(...violationsOf(bodyValidator.errors ?? [], '#/body').map((v) => `${v.pointer} ${v.detail}`));
+      }
+    }
+    return problems;
+  }
+
+  /** The `contentSchema` of each event name of an event-stream schema (`oneOf` of event objects). */
+  const dataSchemas = new Map<string, Map<string, string>>();
+  function dataSchemaOf(streamSchema: string, event: string): string | undefined {
+    let byEvent = dataSchemas.get(streamSchema);
+    if (byEvent === undefined) {
+      byEvent = new Map();
+      const branches = (resolve<{ oneOf?: unknown[] }>(document, streamSchema).node.oneOf ?? []).map((_, index) =>
+        resolve<Record<string, unknown>>(
+          document,
+          childPointer(resolve(document, streamSchema).pointer, 'oneOf', index),
+        ),
+      );
+      for (const branch of branches) {
+        const name = valueAt(document, childPointer(branch.pointer, 'properties', 'event', 'const'));
+        if (typeof name === 'string') {
+          byEvent.set(name, childPointer(branch.pointer, 'properties', 'data', 'contentSchema'));
+        }
+      }
+      dataSchemas.set(streamSchema, byEvent);
+    }
+    return byEvent.get(event);
+  }
+
+  function checkStreamEvent(route: Route, event: Record<string, unknown>): string[] {
+    const streamSchema = childPointer(route.pointer, 'responses', '200', 'content', 'text/event-stream', 'schema');
+    const problems = describe('#/event', streamSchema, event);
+    const dataSchema = typeof event['event'] === 'string' ? dataSchemaOf(streamSchema, event['event']) : undefined;
+    if (dataSchema !== undefined && typeof event['data'] === 'string') {
+      problems.push(...describe('#/event/data', dataSchema, JSON.parse(event['data'])));
+    }
+    return problems;
+  }
+
+  return { check, checkStreamEvent };
+}
