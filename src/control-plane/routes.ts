@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseJsonBody } from '../server/http/json-body.js';
 import { ProblemError } from '../server/core/problems.js';
+import { internalError } from '../server/core/internal-errors.js';
 
 /** Routes outside the contract: no operation, no key, no response validation against the contract. */
 export const outsideContract = { outsideContract: true };
@@ -52,7 +53,7 @@ export function registerControlRoutes(
       url,
       config: { ...outsideContract, allow },
       handler: () => {
-        throw new Error('a method that is not offered reached its handler');
+        throw internalError('BOARDKIT_PIPELINE_METHOD_NOT_OFFERED');
       },
     });
   }

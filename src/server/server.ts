@@ -29,6 +29,7 @@ import type { ResponseViolation, ServiceSettings, Services } from './services.js
 import { flooredScaledClock } from './store/clock-floor.js';
 import { createStore, type Store } from './store/index.js';
 import { memoryWindows } from './store/rate-limit-windows.js';
+import { internalError } from './core/internal-errors.js';
 
 export type { RetryScheduleName } from '../webhooks/retry.js';
 export type { EnvelopeForm } from '../webhooks/events.js';
@@ -154,7 +155,7 @@ async function startTestControl(
   keys: () => readonly string[],
 ): Promise<TestControl> {
   if (!isScaledClock(clock)) {
-    throw new Error("the test control needs the server's scaled clock; start it without a clock of your own");
+    throw internalError('BOARDKIT_CONFIG_TEST_CONTROL_CLOCK');
   }
   const { createTestControl } = await import('../test-control/index.js');
   return createTestControl({ clock, services, keys });

@@ -6,6 +6,7 @@
  * @module
  */
 import { timerQueue } from './timer-queue.js';
+import { internalError } from './internal-errors.js';
 
 /** A pending timer; `cancel` is idempotent. */
 export interface ClockTimer {
@@ -40,7 +41,7 @@ export function sleep(clock: Clock, delayMs: number, signal?: AbortSignal): Prom
 
 function checkScale(scale: number): number {
   if (!(scale > 0) || !Number.isFinite(scale)) {
-    throw new RangeError(`time scale must be a positive number, got ${scale}`);
+    throw internalError('BOARDKIT_CONFIG_TIME_SCALE', scale);
   }
   return scale;
 }

@@ -8,6 +8,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { OpenApiDocument } from '../../contract/load.js';
 import { problemTypes, type ProblemTypeEntry } from '../../contract/problem-types.js';
 import type { components } from '../../generated/openapi.js';
+import { internalError } from './internal-errors.js';
 
 export type ProblemBody = components['schemas']['Problem'];
 export type Violation = components['schemas']['ProblemViolation'];
@@ -57,7 +58,7 @@ export function problemCatalogue(document: OpenApiDocument): ProblemCatalogue {
   function entryOf(status: number): ProblemTypeEntry {
     const entry = byStatus.get(status) ?? byStatus.get(500);
     if (entry === undefined) {
-      throw new Error(`the problem catalogue has no entry for ${status}`);
+      throw internalError('BOARDKIT_CONTRACT_NO_PROBLEM_TYPE', status);
     }
     return entry;
   }

@@ -12,6 +12,7 @@ import { checkWebhookSecret, createWebhookSecret } from '../../webhooks/ids.js';
 import type { WebhookOutbox } from '../../webhooks/outbox.js';
 import { retrySchedules } from '../../webhooks/retry.js';
 import { checkWebhookUrl, refusedRangeOf } from '../../webhooks/url-guard.js';
+import { internalError } from '../core/internal-errors.js';
 
 /** The outbox id of the forwarding target; no subscription (`wh_…`) or API key id takes this form. */
 export const forwardTargetId = 'forward';
@@ -34,13 +35,11 @@ export interface Forwarding {
 export async function checkForwardUrl(setting: ForwardSetting): Promise<Forwarding> {
   const check = await checkWebhookUrl(setting.url, { allowPrivate: true });
   if (!check.ok) {
-    throw new Error(`--forward-webhooks: ${check.reason}`);
+    throw internalError('BOARDKIT_CONFIG_FORWARD_URL', check.reason);
   }
   const remote = check.addresses.find(({ address }) => refusedRangeOf(address) !== 'loopback');
   if (remote !== undefined) {
-    throw new Error(
-      `--forward-webhooks: ${check.url.host} is ${remote.address}; forwarding goes to a loopback address only`,
-    );
+    throw internalError('BOARDKIT_CONFIG_FORWARD_NOT_LOOPBACK', check.url.host, remote.address);
   }
   return {
     url: setting.url,

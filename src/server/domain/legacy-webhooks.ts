@@ -13,6 +13,7 @@ import { checkWebhookSecret, createWebhookSecret } from '../../webhooks/ids.js';
 import type { WebhookOutbox } from '../../webhooks/outbox.js';
 import type { Store } from '../store/index.js';
 import { keyPattern } from '../store/api-keys.js';
+import { internalError } from '../core/internal-errors.js';
 
 export interface LegacyWebhookSetting {
   /** The API key the URL is configured on. */
@@ -36,10 +37,10 @@ function checkUrl(url: string): void {
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`the legacy webhook URL ${JSON.stringify(url)} is not an absolute URL`);
+    throw internalError('BOARDKIT_CONFIG_LEGACY_WEBHOOK_URL_NOT_ABSOLUTE', url);
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new Error(`the legacy webhook URL ${JSON.stringify(url)} must be http or https`);
+    throw internalError('BOARDKIT_CONFIG_LEGACY_WEBHOOK_URL_SCHEME', url);
   }
 }
 
@@ -58,9 +59,7 @@ export function configureLegacyWebhooks(
     settings.map(({ apiKey, url, secret }) => {
       const key = store.apiKeys.lookup(apiKey);
       if (key === undefined) {
-        throw new Error(
-          `a legacy webhook is configured on an API key; ${apiKey.slice(0, 8)}… is not one this server has`,
-        );
+        throw internalError('BOARDKIT_CONFIG_LEGACY_WEBHOOK_UNKNOWN_KEY', apiKey);
       }
       checkUrl(url);
       if (secret !== undefined) {
@@ -98,7 +97,7 @@ export function parseLegacyWebhookFlags(values: readonly string[], apiKeys: read
     }
     const [only, ...others] = apiKeys;
     if (only === undefined || others.length > 0) {
-      throw new Error('--legacy-webhook URL needs exactly one --api-key; with several, write KEY=URL');
+      throw internalError('BOARDKIT_CONFIG_LEGACY_WEBHOOK_WHICH_KEY');
     }
     return { apiKey: only, url: value };
   });

@@ -7,6 +7,7 @@
 import type { Store } from '../store/index.js';
 import { generateSecret, keyFormHint, parseKey } from '../store/api-keys.js';
 import type { Tier, Workspace } from '../store/workspaces.js';
+import { internalError } from '../core/internal-errors.js';
 
 /** The balance a provisioned workspace starts with unless `boardkit serve --credits` says otherwise (designed). */
 export const startingCredits = 10_000;
@@ -30,7 +31,7 @@ export interface ProvisionOptions {
 
 export function provisionKey(store: Store, secret: string, options: ProvisionOptions): ProvisionedKey {
   if (parseKey(secret) === undefined) {
-    throw new Error(`${JSON.stringify(secret.slice(0, 12))}… is not an API key: ${keyFormHint}`);
+    throw internalError('BOARDKIT_KEY_MALFORMED', secret, keyFormHint);
   }
   return store.db.transaction(() => {
     const existing = store.apiKeys.lookup(secret);
@@ -43,7 +44,7 @@ export function provisionKey(store: Store, secret: string, options: ProvisionOpt
     store.apiKeys.add(workspace.id, secret, options.now);
     const credits = options.startingCredits ?? startingCredits;
     if (!Number.isSafeInteger(credits) || credits < 0) {
-      throw new Error(`a starting balance is a whole number of credits from 0, got ${credits}`);
+      throw internalError('BOARDKIT_CONFIG_STARTING_CREDITS', credits);
     }
     if (credits > 0) {
       store.credits.record({

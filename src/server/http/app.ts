@@ -21,6 +21,7 @@ import { applyClientLimits, defaultClientLimits, isRequestTimeout } from './clie
 import { stateOf } from './request-state.js';
 import { registerMcpEndpoint } from './mcp-endpoint.js';
 import { registerSharePage } from './share-page.js';
+import { internalError } from '../core/internal-errors.js';
 
 function sendProblem(
   services: Services,
@@ -206,7 +207,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       url,
       config: { allow },
       handler: () => {
-        throw new Error('a method that is not offered reached its handler');
+        throw internalError('BOARDKIT_PIPELINE_METHOD_NOT_OFFERED');
       },
     });
   }

@@ -6,6 +6,7 @@
 import type { HandlerContext, Principal, Services } from '../services.js';
 import type { ApiKey } from '../store/api-keys.js';
 import type { Workspace } from '../store/workspaces.js';
+import { internalError } from '../core/internal-errors.js';
 
 export type { HandlerContext, Principal } from '../services.js';
 
@@ -36,7 +37,7 @@ class RequestContext implements HandlerContext {
 
   private required(): Principal {
     if (this.principal === undefined) {
-      throw new Error('this operation has no authenticated caller');
+      throw internalError('BOARDKIT_PIPELINE_NO_CALLER');
     }
     return this.principal;
   }

@@ -14,6 +14,7 @@ import type { OperationObject, ResponseObject } from '../../contract/openapi-obj
 import type { OpenApiDocument } from '../../contract/load.js';
 import { listOperations, type OperationEntry } from '../../contract/operations.js';
 import { childPointer, resolve } from '../../contract/pointer.js';
+import { internalError } from '../core/internal-errors.js';
 
 export interface HandlerStub {
   operationId: string;
@@ -96,10 +97,10 @@ export function handlerStubs(
   );
   for (const id of only) {
     if (!operations.some((entry) => entry.operationId === id)) {
-      throw new Error(`the contract has no operation ${id}`);
+      throw internalError('BOARDKIT_CONFIG_UNKNOWN_OPERATION', id);
     }
     if (handled.has(id)) {
-      throw new Error(`${id} has a handler already`);
+      throw internalError('BOARDKIT_CONFIG_OPERATION_HANDLED', id);
     }
   }
   return operations

@@ -20,6 +20,7 @@ import { stateOf } from './request-state.js';
 import type { Services } from '../services.js';
 import { consultTool, type ConsultTool } from '../domain/mcp/consult-tool.js';
 import { callConsultTool, type ToolCallChecks } from '../domain/mcp/tool-calls.js';
+import { internalError } from '../core/internal-errors.js';
 
 function mcpServer(services: Services, tool: ConsultTool, principal: Principal, checks: ToolCallChecks): Server {
   const server = new Server(
@@ -140,7 +141,7 @@ export function registerMcpEndpoint(app: FastifyInstance, services: Services, ch
     // Refused by the request hook, like a method the contract does not offer on a path.
     config: { allow: ['POST'] },
     handler: () => {
-      throw new Error('a method that is not offered reached its handler');
+      throw internalError('BOARDKIT_PIPELINE_METHOD_NOT_OFFERED');
     },
   });
 }

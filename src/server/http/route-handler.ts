@@ -20,6 +20,7 @@ import { requestSignal, stateOf, type RequestState } from './request-state.js';
 import { describeViolations, validateRequest, type ValidatedRequest } from './request-validation.js';
 import type { ResponseValidator } from './response-validation.js';
 import type { Route } from './routes.js';
+import { internalError } from '../core/internal-errors.js';
 
 export interface RouteDependencies {
   services: Services;
@@ -48,7 +49,7 @@ function validated(services: Services, route: Route, request: FastifyRequest): V
 function requestStateOf(request: FastifyRequest): RequestState {
   const state = stateOf(request);
   if (state === undefined) {
-    throw new Error('the request pipeline did not run');
+    throw internalError('BOARDKIT_PIPELINE_NOT_RUN');
   }
   return state;
 }

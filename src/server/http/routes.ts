@@ -15,6 +15,7 @@ import { listOperations, type HttpMethod } from '../../contract/operations.js';
 import { childPointer, resolve } from '../../contract/pointer.js';
 import type { RateLimitBucket } from '../domain/rate-limit.js';
 import type { OperationId } from './handler-types.js';
+import { internalError } from '../core/internal-errors.js';
 
 export type ParameterLocation = 'path' | 'query' | 'header';
 
@@ -102,7 +103,7 @@ function bodyOf(
   }
   const { node, pointer } = resolve<RequestBodyObject>(document, childPointer(operationPointer, 'requestBody'));
   if (node.content['application/json'] === undefined) {
-    throw new Error(`${operationPointer}: only application/json request bodies are supported`);
+    throw internalError('BOARDKIT_CONTRACT_REQUEST_MEDIA_TYPE', operationPointer);
   }
   const schemaPointer = childPointer(pointer, 'content', 'application/json', 'schema');
   const schema = resolve<{ oneOf?: unknown[] }>(document, schemaPointer);
@@ -129,7 +130,7 @@ export function routeTable(document: OpenApiDocument): Route[] {
     .map((entry) => {
       const operation = entry.operation as OperationObject & { 'x-rate-limit-bucket'?: RateLimitBucket };
       if (entry.operationId === undefined) {
-        throw new Error(`${entry.pointer} has no operationId`);
+        throw internalError('BOARDKIT_CONTRACT_NO_OPERATION_ID', entry.pointer);
       }
       return {
         operationId: entry.operationId as OperationId,

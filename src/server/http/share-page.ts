@@ -11,6 +11,7 @@ import { ProblemError } from '../core/problems.js';
 import type { Services } from '../services.js';
 import { messagePage, passwordPage, sessionPage } from '../domain/share-viewer/page.js';
 import { openShare, type ShareOpening } from '../domain/share-viewer/views.js';
+import { internalError } from '../core/internal-errors.js';
 
 const pageUrl = '/s/:token';
 const formMediaType = 'application/x-www-form-urlencoded';
@@ -103,7 +104,7 @@ export function registerSharePage(app: FastifyInstance, services: Services): voi
     url: pageUrl,
     config: { allow, outsideContract: true },
     handler: () => {
-      throw new Error('a method that is not offered reached its handler');
+      throw internalError('BOARDKIT_PIPELINE_METHOD_NOT_OFFERED');
     },
   });
 }

@@ -13,6 +13,7 @@ import { hash } from 'node:crypto';
 import { newId, randomAlphanumeric } from '../core/ids.js';
 import type { SqliteDatabase } from './database.js';
 import { readCache } from './read-cache.js';
+import { internalError } from '../core/internal-errors.js';
 
 export type Environment = 'live' | 'test';
 
@@ -67,7 +68,7 @@ export function parseKey(secret: string): { prefix: string; environment: Environ
 export function keyHint(secret: string): string {
   const parsed = parseKey(secret);
   if (parsed === undefined) {
-    throw new Error('not an API key');
+    throw internalError('BOARDKIT_KEY_MALFORMED', secret, keyFormHint);
   }
   return `${parsed.prefix}_${parsed.environment}_...${secret.slice(-4)}`;
 }
@@ -101,11 +102,11 @@ export function apiKeyStore(db: SqliteDatabase) {
   function add(workspaceId: string, secret: string, now: number): ApiKey {
     const parsed = parseKey(secret);
     if (parsed === undefined) {
-      throw new Error(keyFormHint);
+      throw internalError('BOARDKIT_KEY_MALFORMED', secret, keyFormHint);
     }
     const held = environmentOf.get(workspaceId)?.environment;
     if (held !== undefined && held !== parsed.environment) {
-      throw new Error(`workspace ${workspaceId} holds ${held} keys; a ${parsed.environment} key cannot be added to it`);
+      throw internalError('BOARDKIT_KEY_ENVIRONMENT_MIXED', workspaceId, held, parsed.environment);
     }
     const key: ApiKey = {
       id: newId('key'),
@@ -150,7 +151,7 @@ export function apiKeyStore(db: SqliteDatabase) {
     rotate(secret: string, now: number): { secret: string; key: ApiKey; oldKeyExpiresAt: number } {
       const old = lookup(secret);
       if (old === undefined || (old.expiresAt !== null && now >= old.expiresAt)) {
-        throw new Error('unknown or expired API key');
+        throw internalError('BOARDKIT_KEY_UNKNOWN_OR_EXPIRED');
       }
       const parsed = parseKey(secret);
       const fresh = generateSecret(old.environment, parsed?.prefix);

@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrations } from './migrations.js';
+import { internalError } from '../core/internal-errors.js';
 
 /**
  * better-sqlite3's database under a name of this module: the declarations emitted for the store refer to
@@ -46,9 +47,7 @@ export function prepareDatabase(db: SqliteDatabase): SqliteDatabase {
 function migrate(db: SqliteDatabase): void {
   const applied = Number(db.pragma('user_version', { simple: true }));
   if (applied > migrations.length) {
-    throw new Error(
-      `the database was written by a newer boardkit (schema ${applied}, this build knows ${migrations.length})`,
-    );
+    throw internalError('BOARDKIT_STORE_NEWER_SCHEMA', applied, migrations.length);
   }
   for (let index = applied; index < migrations.length; index += 1) {
     db.transaction(() => {

@@ -7,6 +7,7 @@
 import { mcpTools } from '../../../contract/extensions.js';
 import type { OpenApiDocument } from '../../../contract/load.js';
 import { resolve } from '../../../contract/pointer.js';
+import { internalError } from '../../core/internal-errors.js';
 
 export const consultToolName = 'service.consult.message';
 
@@ -56,7 +57,7 @@ export function selfContainedSchema(document: OpenApiDocument, pointer: string):
   }
   const root = copy(resolve(document, pointer).node) as Record<string, unknown>;
   if (root['type'] !== 'object') {
-    throw new Error(`${pointer}: an MCP tool schema must be an object schema`);
+    throw internalError('BOARDKIT_CONTRACT_MCP_SCHEMA_NOT_OBJECT', pointer);
   }
   return { ...root, type: 'object', ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) };
 }
@@ -65,11 +66,11 @@ export function selfContainedSchema(document: OpenApiDocument, pointer: string):
 export function consultTool(document: OpenApiDocument): ConsultTool {
   const entry = mcpTools(document).find((tool) => tool.name === consultToolName);
   if (entry === undefined) {
-    throw new Error(`the contract's x-mcp-tools has no ${consultToolName}`);
+    throw internalError('BOARDKIT_CONTRACT_MCP_TOOL_MISSING', consultToolName);
   }
   const path = entry.endpointPath;
   if (path === undefined) {
-    throw new Error(`the contract does not say where ${consultToolName} is served (endpoint.path)`);
+    throw internalError('BOARDKIT_CONTRACT_MCP_TOOL_NO_PATH', consultToolName);
   }
   return {
     name: entry.name,

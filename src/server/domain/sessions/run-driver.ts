@@ -13,6 +13,7 @@ import type { RunDriver, Services } from '../../services.js';
 import type { SessionChanges } from './changes.js';
 import { isActive } from './lifecycle.js';
 import { publishRunBegun, publishStep } from './publish.js';
+import { internalError } from '../../core/internal-errors.js';
 
 /**
  * Simulated time from a start to the board taking its seats (designed). Until then the session is
@@ -125,7 +126,7 @@ export function runDriver(services: Services, changes: SessionChanges, onError: 
     sendMessage(sessionId, message) {
       const entry = live.get(sessionId);
       if (entry === undefined) {
-        throw new Error(`no run in progress for ${sessionId}`);
+        throw internalError('BOARDKIT_RUN_NOT_IN_PROGRESS', sessionId);
       }
       const taken = entry.run.sendMessage(message);
       entry.state = { ...entry.state, messages: [...entry.state.messages, { after: entry.state.computed, message }] };

@@ -17,6 +17,7 @@ import { ProblemError, notFound } from '../../core/problems.js';
 import type { StoredRecord } from '../../store/records.js';
 import type { SubscriptionRecord } from '../../store/webhook-subscriptions.js';
 import { recordPage } from './listing.js';
+import { internalError } from '../../core/internal-errors.js';
 
 type WebhookSubscription = components['schemas']['WebhookSubscription'];
 
@@ -119,7 +120,7 @@ export const listWebhooks: Handler<'listWebhooks'> = ({ query }, context) => {
     (row) => {
       const target = webhooks.outbox.getTarget(row.id);
       if (target === undefined) {
-        throw new Error(`webhook subscription ${row.id} has no outbox target`);
+        throw internalError('BOARDKIT_WEBHOOK_NO_OUTBOX_TARGET', row.id);
       }
       return resourceOf(row, target, webhooks.defaultEnvelope);
     },

@@ -13,6 +13,7 @@ import type { ValidatedRequest } from '../request-validation.js';
 import type { RouteReply } from './handler-call.js';
 import { definedHeaders } from './send-reply.js';
 import { jsonTextOf } from '../../core/json-text.js';
+import { internalError } from '../../core/internal-errors.js';
 
 /** What the key decided: the handler's fresh answer, or the answer recorded for an earlier request. */
 export type IdempotentOutcome = { fresh: RouteReply } | { replay: StoredResponse };
@@ -35,7 +36,7 @@ export function callIdempotently(
       }
       const answer = run();
       if (answer instanceof Promise) {
-        throw new Error(`${route.operationId} takes an Idempotency-Key, so its handler must answer synchronously`);
+        throw internalError('BOARDKIT_PIPELINE_IDEMPOTENT_ASYNC', route.operationId);
       }
       // Server faults are not recorded, so a retry with the same key can succeed (Stripe does the same).
       if (answer.status >= 500) {
