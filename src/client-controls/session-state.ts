@@ -33,7 +33,12 @@ export function moveSession(services: Services, id: string, change: StateChange)
   const workspace = store.workspaces.get(row.workspaceId);
   const session = store.transaction(() => {
     const now = clock.now();
-    const status = transition(row.session.status, change.state, change.state);
+    // A board still convening takes its seats first: a run fails only once it has begun.
+    const from =
+      change.state === 'failed' && row.session.status === 'created'
+        ? transition(row.session.status, 'running', 'begun')
+        : row.session.status;
+    const status = transition(from, change.state, change.state);
     const summary = services.runs.cancel(row.id);
     const base: StoredSession = { ...row.session, status, v4_phase: 'halted', updated_at: isoAt(now) };
     if (change.state === 'cancelled') {
