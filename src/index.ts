@@ -32,6 +32,7 @@ export { deliveryHeaders, legacyDeliveryHeaders, type HeaderSource } from './web
 export {
   checkReceiver,
   runConformance,
+  serverControl,
   startMock,
   startServer,
   type ConformanceRunOptions,

@@ -5,6 +5,7 @@
  * @module
  */
 export { startServer, type TestServer, type TestServerOptions } from './server.js';
+export { serverControl } from './controls.js';
 export type {
   ControlledSessionState,
   FaultOptions,
