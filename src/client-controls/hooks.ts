@@ -43,6 +43,8 @@ export function registerJournalAndFaults(
       duration_ms: arrival === undefined ? 0 : Math.round(performance.now() - arrival.started),
       fault: fault?.id ?? null,
     });
+    // Recorded once: a hijacked answer still reaches `onResponse` when it finishes.
+    arrivals.delete(request);
   }
 
   /** Answers with the status's problem, bypassing the handler and the contract's response check. */

@@ -43,6 +43,11 @@ describe('client-team controls', () => {
     expect(((await faulted.json()) as { status: number }).status).toBe(429);
     expect((await api('/v1/sessions')).status).toBe(200);
     expect(await server.control.faults()).toEqual([]);
+    const seen = await server.control.journal({ operation: 'listSessions' });
+    expect(seen.map((entry) => [entry.status, entry.fault])).toEqual([
+      [429, queued.id],
+      [200, null],
+    ]);
     expect(server.violations()).toEqual([]);
   });
 
