@@ -132,3 +132,18 @@ test('a server started without the controls answers 404 under /_controls', async
     await plain.close();
   }
 });
+
+test('the controls and the conformance test control serve side by side, each on its own path', async () => {
+  const both = await startServer({ controls: true, testControl: true });
+  try {
+    const health = await fetch(`${both.baseUrl}/v1/health`);
+    expect(health.headers.get('x-boardkit-test-control')).toBe('/_test');
+    expect((await fetch(`${both.baseUrl}/_test/faults`)).status).toBe(200);
+    await both.control.failNext('getHealth', { status: 500 });
+    expect((await fetch(`${both.baseUrl}/v1/health`)).status).toBe(500);
+    // The control planes' own requests are not journalled.
+    expect((await both.control.journal()).map((entry) => entry.status)).toEqual([200, 500]);
+  } finally {
+    await both.close();
+  }
+});
