@@ -29,6 +29,11 @@ export function registerJournalAndFaults(
   journal: Journal,
   faults: NextFaults,
 ): void {
+  const closing = new AbortController();
+  app.addHook('onClose', (_instance, done) => {
+    closing.abort();
+    done();
+  });
   const arrivals = new WeakMap<FastifyRequest, { at: number; started: number }>();
 
   function record(request: FastifyRequest, status: number, fault: QueuedFault | undefined): void {
@@ -78,7 +83,11 @@ export function registerJournalAndFaults(
       return;
     }
     if (fault.delay_ms > 0) {
-      await sleep(fault.delay_ms);
+      // A delay still waiting when the server closes ends with it, so `close()` leaves no timer behind.
+      const waited = await sleep(fault.delay_ms, true, { signal: closing.signal }).catch(() => false);
+      if (!waited) {
+        return;
+      }
     }
     if (fault.drop) {
       void reply.hijack();

@@ -147,3 +147,14 @@ test('the controls and the conformance test control serve side by side, each on 
     await both.close();
   }
 });
+
+test('close() does not wait for a queued delay, and leaves no timer behind', async () => {
+  const slow = await startServer({ controls: true });
+  await slow.control.failNext('getHealth', { delayMs: 30_000 });
+  const pending = fetch(`${slow.baseUrl}/v1/health`).catch(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const started = performance.now();
+  await slow.close();
+  await pending;
+  expect(performance.now() - started).toBeLessThan(5_000);
+});
