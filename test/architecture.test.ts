@@ -26,12 +26,15 @@ const allowed: Record<string, string[]> = {
   'webhook-tools': ['contract', 'generated', 'webhooks', 'conformance'],
   fuzz: ['contract'],
   mock: ['contract'],
-  // Only server.ts, and only when asked for: the test-only control plane (checked below).
-  server: ['contract', 'generated', 'board', 'webhooks', 'test-control'],
+  // Only server.ts, and only when asked for: the test-only control plane and the client controls (checked below).
+  server: ['contract', 'generated', 'board', 'webhooks', 'test-control', 'client-controls'],
   // What every control plane shares: routes outside the contract, JSON edits.
   'control-plane': ['server'],
   // The test-only control plane of `--test-control`: the clock, keys and the conformance fault switches.
   'test-control': ['control-plane', 'server', 'contract', 'generated', 'webhooks'],
+  // The controls for client teams of `--client-controls`: journal, queued faults, session states; apart
+  // from the conformance fault switches.
+  'client-controls': ['control-plane', 'server', 'board'],
   // The kit inside a test suite: it starts the server and the mock and runs the suites, loading each on use.
   testing: ['contract', 'generated', 'webhooks', 'server', 'mock', 'conformance', 'webhook-tools'],
   index: ['client', 'contract', 'generated', 'webhooks', 'testing'],
@@ -90,9 +93,9 @@ describe('layers', () => {
     expect([...new Set(webhookImports)].sort()).toEqual(['headers.js', 'signing.js']);
   });
 
-  test('only the server start plugs in the test-only control plane', () => {
-    const testControl = join(src, 'test-control');
-    const inside = (file: string): boolean => !relative(testControl, file).startsWith('..');
+  test.each(['test-control', 'client-controls'])('only the server start plugs in the %s plane', (plane) => {
+    const planeDir = join(src, plane);
+    const inside = (file: string): boolean => !relative(planeDir, file).startsWith('..');
     const importers = files
       .filter((file) => !inside(file))
       .filter((file) =>
@@ -100,10 +103,10 @@ describe('layers', () => {
       )
       .map((file) => relative(src, file).split(sep).join('/'));
     expect(importers).toEqual(['server/server.ts']);
-    // Loaded on demand: a server started without `--test-control` never loads its code.
+    // Loaded on demand: a server started without the flag never loads its code.
     const text = readFileSync(join(src, 'server', 'server.ts'), 'utf8');
-    expect(text.match(/^import (?!type )[^;]*'\.\.\/test-control\//gm) ?? []).toEqual([]);
-    expect(text).toContain("await import('../test-control/index.js')");
+    expect(text.match(new RegExp(`^import (?!type )[^;]*'\\.\\./${plane}/`, 'gm')) ?? []).toEqual([]);
+    expect(text).toContain(`await import('../${plane}/index.js')`);
   });
 
   test('the client imports nothing but openapi-fetch, the generated types and the event-stream reader', () => {

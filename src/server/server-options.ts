@@ -49,6 +49,12 @@ export interface ServerOptions {
    */
   testControl?: boolean;
   /**
+   * Serve the controls for client teams (docs/testing.md "Client-team controls"): the request journal,
+   * faults for the next requests of an operation, session states, the clock and a reset, under
+   * `/_controls/v1`. Apart from the test-only control plane; off by default.
+   */
+  clientControls?: boolean;
+  /**
    * The published retry schedule of webhook deliveries, the seed's two variants: four waits (1, 5, 15, 60
    * minutes; the default) or five (with 240). A subscription keeps the schedule it was created with.
    */

@@ -5,6 +5,7 @@
  */
 import { loadContract, type OpenApiDocument } from '../contract/load.js';
 import { createContractValidator, type ContractValidator } from '../contract/validator.js';
+import type { ClientControls } from '../client-controls/index.js';
 import type { TestControl } from '../test-control/index.js';
 import type { PostAttempt } from '../webhooks/dispatcher.js';
 import { retryScheduleNames } from '../webhooks/retry.js';
@@ -22,6 +23,7 @@ import { outcomeGeneration } from './domain/sessions/outcome-generation.js';
 import { runDriver } from './domain/sessions/run-driver.js';
 import { webhookEvents } from './domain/webhook-events.js';
 import { buildApp } from './http/app.js';
+import type { AppSeams } from './http/app-options.js';
 import { defaultClientLimits } from './http/client-limits.js';
 import { handlers } from './http/handlers/index.js';
 import type { RunningServer, ServerOptions } from './server-options.js';
@@ -63,6 +65,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           () => keys,
         )
       : undefined;
+  const clientControls = options.clientControls === true ? await startClientControls(() => services) : undefined;
   const services = createServices(
     document,
     store,
@@ -96,7 +99,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     onResponseViolation: (violation) => violations.push(violation),
     onError,
     clientLimits: { ...defaultClientLimits, ...options.clientLimits },
-    ...(testControl === undefined ? {} : { seams: testControl.appSeams() }),
+    ...planeSeams(testControl?.appSeams(), clientControls),
   });
   const host = options.host ?? '127.0.0.1';
   try {
@@ -159,6 +162,34 @@ async function startTestControl(
   }
   const { createTestControl } = await import('../test-control/index.js');
   return createTestControl({ clock, services, keys });
+}
+
+/** The controls for client teams, loaded only when asked for, like the test control. */
+async function startClientControls(services: () => Services): Promise<ClientControls> {
+  const { createClientControls } = await import('../client-controls/index.js');
+  return createClientControls(services);
+}
+
+/**
+ * The app's seams for the planes started: the client controls add only routes and hooks (registered
+ * first, so a queued fault comes before the test faults); the test control also rewrites requests,
+ * responses and event streams.
+ */
+function planeSeams(test: AppSeams | undefined, client: ClientControls | undefined): { seams?: AppSeams } {
+  if (client === undefined) {
+    return test === undefined ? {} : { seams: test };
+  }
+  return {
+    seams: {
+      rewriteUrl: test?.rewriteUrl ?? ((raw) => raw.url ?? '/'),
+      register(app) {
+        client.register(app);
+        test?.register(app);
+      },
+      onSend: test?.onSend ?? ((_request, _reply, payload) => Promise.resolve(payload)),
+      eventStream: (request, text) => (test === undefined ? text : test.eventStream(request, text)),
+    },
+  };
 }
 
 /** The services every handler shares, built once per server. */

@@ -5,6 +5,16 @@
  * @module
  */
 export { startServer, type TestServer, type TestServerOptions } from './server.js';
+export { serverControl } from './controls.js';
+export type {
+  ControlledSessionState,
+  FaultOptions,
+  JournalEntry,
+  JournalFilter,
+  QueuedFault,
+  ServerControl,
+  SessionStateOptions,
+} from './controls.js';
 export { startMock, type TestMock, type TestMockOptions } from './mock.js';
 export { runConformance, type ConformanceRunOptions } from './conformance.js';
 export { checkReceiver, type ReceiverCheckOptions } from './receiver.js';

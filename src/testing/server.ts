@@ -7,6 +7,7 @@
 import type { components } from '../generated/openapi.js';
 import type { EnvelopeForm } from '../webhooks/events.js';
 import type { RetryScheduleName } from '../webhooks/retry.js';
+import { serverControl, type ServerControl } from './controls.js';
 
 // The public types name nothing of the server's own modules, so a user's compiler reads no declaration
 // of Fastify or SQLite through them.
@@ -55,6 +56,11 @@ export interface TestServerOptions {
    * switches under `/_test`, which let `runConformance` check what needs the server's clock.
    */
   testControl?: boolean;
+  /**
+   * The controls for client teams (`boardkit serve --client-controls`, under `/_controls/v1`), used through
+   * `control`: the request journal, faults for the next requests, session states, the clock, a reset.
+   */
+  controls?: boolean;
   /** Check every response against the contract; a violation is kept in `violations()`. On by default. */
   validateResponses?: boolean;
   /** Errors of background work (a failed webhook attempt is not one); dropped by default. */
@@ -66,6 +72,11 @@ export interface TestServer {
   readonly baseUrl: string;
   /** The provisioned keys, in order: `apiKeys[0]` for the workspace under test. */
   readonly apiKeys: readonly string[];
+  /**
+   * The client-team controls, over HTTP to `/_controls/v1`; each call fails unless the server was started
+   * with `controls: true`.
+   */
+  readonly control: ServerControl;
   /** Responses the server sent that broke the contract (empty unless something is wrong). */
   violations(): readonly ResponseViolation[];
   /** Stops the server and frees everything it holds; safe to call twice. */
@@ -92,6 +103,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     allowLoopbackWebhookUrls: options.allowLoopbackWebhooks ?? true,
     allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? false,
     testControl: options.testControl ?? false,
+    clientControls: options.controls ?? false,
     validateResponses: options.validateResponses ?? true,
     onError: options.onError ?? (() => undefined),
   });
@@ -99,6 +111,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
   return {
     baseUrl: server.baseUrl,
     apiKeys: [...apiKeys],
+    control: serverControl(server.baseUrl),
     violations: () => [...server.violations],
     close: () => (closing ??= server.close()),
   };

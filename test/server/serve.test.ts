@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../src/contract/paths.js';
-import { verifyDelivery } from '../../src/index.js';
+import { serverControl, verifyDelivery } from '../../src/index.js';
 import { waitFor } from './harness.js';
 
 let folder: string;
@@ -156,6 +156,22 @@ describe('boardkit serve', () => {
     }
     expect(session).toMatchObject({ status: 'complete', v4_phase: 'done' });
     await server.stop();
+  });
+
+  test('--client-controls serves /_controls/v1, which serverControl drives; without it the plane is a 404', async () => {
+    const key = 'sk_test_servecontrols000000001';
+    const server = await serve('--db', ':memory:', '--api-key', key, '--client-controls');
+    expect(server.output).toContain(`Client controls: ${server.baseUrl}/_controls/v1`);
+    const control = serverControl(server.baseUrl);
+    await control.failNext('listSessions', { status: 500 });
+    expect(await status(`${server.baseUrl}/v1/sessions`, key)).toBe(500);
+    expect(await status(`${server.baseUrl}/v1/sessions`, key)).toBe(200);
+    expect((await control.journal({ operation: 'listSessions' })).map((entry) => entry.status)).toEqual([500, 200]);
+    await server.stop();
+
+    const plain = await serve('--db', ':memory:', '--api-key', key);
+    expect((await fetch(`${plain.baseUrl}/_controls/v1/journal`)).status).toBe(404);
+    await plain.stop();
   });
 
   test('--credits sets the starting balance of each provisioned workspace, so a 402 can be reached by hand', async () => {

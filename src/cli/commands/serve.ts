@@ -26,6 +26,7 @@ interface ServeOptions {
   webhookRetries: RetryScheduleName;
   webhookEnvelope: EnvelopeForm;
   testControl: boolean;
+  clientControls: boolean;
   legacyWebhook: string[];
   forwardWebhooks?: string;
   forwardSecret?: string;
@@ -137,6 +138,11 @@ export function serveCommand(): Command {
       false,
     )
     .option(
+      '--client-controls',
+      'serve the controls for client teams under /_controls/v1 (request journal, queued faults, session states)',
+      false,
+    )
+    .option(
       '--legacy-webhook <[key=]url>',
       'deprecated per-key webhook URL for an --api-key (repeatable; the bare URL form needs exactly one key)',
       collect,
@@ -165,6 +171,7 @@ export function serveCommand(): Command {
         webhookRetries: options.webhookRetries,
         webhookEnvelope: options.webhookEnvelope,
         testControl: options.testControl,
+        clientControls: options.clientControls,
         legacyWebhooks: parseLegacyWebhookFlags(options.legacyWebhook, options.apiKey),
         ...(options.forwardWebhooks === undefined
           ? {}
@@ -179,6 +186,9 @@ export function serveCommand(): Command {
       ];
       if (options.testControl) {
         lines.push(`Test control: ${server.baseUrl}/_test (clock and fault switches; for testing only)`);
+      }
+      if (options.clientControls) {
+        lines.push(`Client controls: ${server.baseUrl}/_controls/v1 (request journal, queued faults, session states)`);
       }
       // Only a key the server made up is printed; keys given with --api-key are the caller's own.
       if (options.apiKey.length === 0) {
