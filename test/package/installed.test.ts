@@ -445,6 +445,21 @@ const quickPaths: QuickPath[] = [
     },
   },
   {
+    command: 'library',
+    title:
+      "docs/testing.md's vitest example passes under the project's vitest: startServer, a queued fault, the journal and runConformance's verdict",
+    check: async () => {
+      const page = await readFile(inProject('node_modules', 'boardkit', 'docs', 'testing.md'), 'utf8');
+      const [example = ''] = [...page.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
+      expect(example).toContain('runConformance');
+      await writeFile(inProject('board.test.ts'), example);
+      const vitest = inProject('node_modules', 'vitest', 'vitest.mjs');
+      const result = await run(process.execPath, [vitest, 'run', 'board.test.ts'], project, env);
+      expect({ code: result.code, out: result.stdout.slice(-2000) }).toMatchObject({ code: 0 });
+      expect(result.stdout).toMatch(/Tests\s+3 passed/);
+    },
+  },
+  {
     command: 'client',
     title: 'the event stream of a session is read through the helper to its final event',
     check: async () => {

@@ -80,12 +80,15 @@ export async function packKit(folder: string, env: NodeJS.ProcessEnv): Promise<s
   return join(folder, entry.filename);
 }
 
-/** The versions of TypeScript and Node's types this repository builds with, for the user's compile step. */
+/**
+ * The versions of TypeScript, Node's types and vitest this repository builds and tests with: the user's
+ * compile step, and the test runner of docs/testing.md's examples.
+ */
 async function devVersions(): Promise<string[]> {
   const manifest = JSON.parse(await readFile(join(packageRoot, 'package.json'), 'utf8')) as {
     devDependencies: Record<string, string>;
   };
-  return ['typescript', '@types/node'].map((name) => `${name}@${manifest.devDependencies[name] ?? 'latest'}`);
+  return ['typescript', '@types/node', 'vitest'].map((name) => `${name}@${manifest.devDependencies[name] ?? 'latest'}`);
 }
 
 /**
