@@ -12,7 +12,7 @@ import { TransportError } from '../harness/http.js';
 import { discard, startMarkedSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { dataSchemaOf } from '../harness/validate-exchange.js';
 import type { CheckContext } from '../harness/check.js';
-import { checksOf } from './define.js';
+import { atRealSpeed, checksOf } from './define.js';
 
 const check = checksOf('sse');
 
@@ -281,48 +281,46 @@ export const finite = check('finite', ['SSE-007'], {
   preconditions: ['live'],
   // At real speed a ten-round session is still running when the finite stream must already have closed.
   phase: 'exclusive',
-  async run(ctx) {
-    await ctx.clock.withScale(1, async () => {
-      const session = await startMarkedSession(ctx, 'finite', 10);
-      for (const moment of ['while running', 'once cancelled']) {
-        if (moment === 'once cancelled') {
-          await ctx.http.post(`/v1/sessions/${session.id}/cancel`);
-        }
-        try {
-          const exchange = await ctx.http.get(`/v1/sessions/${session.id}/events`, {
-            query: { finite: 'true' },
-            timeoutMs: ctx.pace.wait(3_000),
-          });
-          const events = parseEventStream(exchange.response?.body ?? '').events;
-          const ended = moment === 'while running' || terminalEvents.includes(events.at(-1)?.event ?? '');
-          ctx.expect(
-            'SSE-007',
-            exchange.response?.status === 200 && ended,
-            {
-              kind: 'sequence',
-              message: `finite=true ${moment}: ${events.length} events, last ${events.at(-1)?.event ?? 'none'}`,
-              expected: 'a closed stream, ending with the terminal event once the session ended',
-              got: events.map((event) => event.event),
-              evidence: exchange,
-            },
-            `finite=true ${moment}: ${events.length} events, then closed`,
-          );
-        } catch (error) {
-          if (!(error instanceof TransportError)) {
-            throw error;
-          }
-          ctx.fail('SSE-007', {
-            kind: 'timing',
-            message: `finite=true ${moment}: the stream stayed open`,
-            expected: 'closed within 3 s',
-            got: error.exchange.error,
-            evidence: error.exchange,
-          });
-        }
+  run: atRealSpeed(async (ctx) => {
+    const session = await startMarkedSession(ctx, 'finite', 10);
+    for (const moment of ['while running', 'once cancelled']) {
+      if (moment === 'once cancelled') {
+        await ctx.http.post(`/v1/sessions/${session.id}/cancel`);
       }
-      await discard(ctx.http, session.id);
-    });
-  },
+      try {
+        const exchange = await ctx.http.get(`/v1/sessions/${session.id}/events`, {
+          query: { finite: 'true' },
+          timeoutMs: ctx.pace.wait(3_000),
+        });
+        const events = parseEventStream(exchange.response?.body ?? '').events;
+        const ended = moment === 'while running' || terminalEvents.includes(events.at(-1)?.event ?? '');
+        ctx.expect(
+          'SSE-007',
+          exchange.response?.status === 200 && ended,
+          {
+            kind: 'sequence',
+            message: `finite=true ${moment}: ${events.length} events, last ${events.at(-1)?.event ?? 'none'}`,
+            expected: 'a closed stream, ending with the terminal event once the session ended',
+            got: events.map((event) => event.event),
+            evidence: exchange,
+          },
+          `finite=true ${moment}: ${events.length} events, then closed`,
+        );
+      } catch (error) {
+        if (!(error instanceof TransportError)) {
+          throw error;
+        }
+        ctx.fail('SSE-007', {
+          kind: 'timing',
+          message: `finite=true ${moment}: the stream stayed open`,
+          expected: 'closed within 3 s',
+          got: error.exchange.error,
+          evidence: error.exchange,
+        });
+      }
+    }
+    await discard(ctx.http, session.id);
+  }),
 });
 
 export const sseChecks = [streamRun, resume, finite];
