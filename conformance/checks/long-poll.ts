@@ -5,7 +5,13 @@
  * checks run it at real speed, so a target that waited on its own clock would be judged the same.
  * @module
  */
-import { discard, readSession, type SessionBody, startMarkedSession } from '../harness/sessions.js';
+import {
+  discard,
+  readSession,
+  type SessionBody,
+  startCancelledSession,
+  startMarkedSession,
+} from '../harness/sessions.js';
 import { delay } from '../harness/http.js';
 import { expectProblem } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
@@ -89,8 +95,7 @@ export const bound = check('bound', ['POLL-002'], {
   preconditions: ['live'],
   phase: 'exclusive',
   run: atRealSpeed(async (ctx) => {
-    const session = await startMarkedSession(ctx, 'long-poll bound', 1);
-    await ctx.http.post(`/v1/sessions/${session.id}/cancel`, {});
+    const session = await startCancelledSession(ctx, 'long-poll bound', 1);
     const waitMs = 1_500;
     const started = Date.now();
     const { exchange } = await readSession(ctx.http, session.id, { wait_ms: waitMs });

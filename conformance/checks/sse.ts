@@ -7,9 +7,9 @@ import { childPointer, resolve } from '../../src/contract/pointer.js';
 import { parseEventStream, type ParsedEvent } from '../../src/contract/sse.js';
 import { type Contract, pathRelativeTo } from '../harness/contract.js';
 import { mediaTypeOf } from '../harness/exchange.js';
-import { readEventStream, type StreamReading } from '../harness/event-stream.js';
 import { TransportError } from '../harness/http.js';
-import { discard, startMarkedSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import { readEventStream, type StreamReading } from '../harness/event-stream.js';
+import { discard, endsByItself, startMarkedSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { dataSchemaOf } from '../harness/validate-exchange.js';
 import type { CheckContext } from '../harness/check.js';
 import { atRealSpeed, checksOf } from './define.js';
@@ -194,7 +194,7 @@ export const streamRun = check('stream-run', ['SSE-001', 'SSE-002', 'SSE-003', '
       .filter((event) => event.event === 'round.complete')
       .map((event) => (JSON.parse(event.data) as { round?: number }).round);
     const roundsInOrder = rounds.every((round, index) => round === index + 1);
-    const closes = await streamCloses(ctx, session.id);
+    const closes = await endsByItself(ctx, `/v1/sessions/${session.id}/events`);
     ctx.expect(
       'SSE-006',
       events[0]?.retry !== undefined && roundsInOrder && events.at(-1) === terminal && closes,
@@ -214,19 +214,6 @@ export const streamRun = check('stream-run', ['SSE-001', 'SSE-002', 'SSE-003', '
     );
   },
 });
-
-/** Whether a fresh request for a finished session's stream ends by itself. */
-async function streamCloses(ctx: CheckContext, id: string): Promise<boolean> {
-  try {
-    await ctx.http.get(`/v1/sessions/${id}/events`, { timeoutMs: ctx.pace.wait(5_000) });
-    return true;
-  } catch (error) {
-    if (error instanceof TransportError) {
-      return false;
-    }
-    throw error;
-  }
-}
 
 export const resume = check('resume', ['SSE-004'], {
   title: 'A reconnect with Last-Event-ID loses and repeats nothing',

@@ -7,8 +7,7 @@ import { childPointer, resolve } from '../../src/contract/pointer.js';
 import type { Contract } from '../harness/contract.js';
 import { mediaTypeOf } from '../harness/exchange.js';
 import { readEventStream, type StreamReading } from '../harness/event-stream.js';
-import { TransportError } from '../harness/http.js';
-import { startMarkedSession } from '../harness/sessions.js';
+import { endsByItself, startMarkedSession } from '../harness/sessions.js';
 import { dataSchemaOf } from '../harness/validate-exchange.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
@@ -60,19 +59,6 @@ function badData(ctx: CheckContext, reading: StreamReading): unknown[] {
   });
 }
 
-/** Whether a fresh request for a finished session's summary ends by itself. */
-async function closes(ctx: CheckContext, id: string): Promise<boolean> {
-  try {
-    await ctx.http.get(`/v1/sessions/${id}/summary`, { timeoutMs: ctx.pace.wait(5_000) });
-    return true;
-  } catch (error) {
-    if (error instanceof TransportError) {
-      return false;
-    }
-    throw error;
-  }
-}
-
 export const summaryRun = check('run', ['SUMM-001', 'SUMM-002', 'SUMM-003'], {
   title: 'The live summary streams a round at a time, ends with its final, and resumes',
   preconditions: ['live'],
@@ -110,7 +96,9 @@ export const summaryRun = check('run', ['SUMM-001', 'SUMM-002', 'SUMM-003'], {
       updates.every((round, index) => index === 0 || (round as number) >= (updates[index - 1] as number)) &&
       Array.from({ length: rounds }, (_, index) => index + 1).every((round) => updates.includes(round));
     const ended =
-      finals.length === 1 && reading.events.at(-1)?.type === 'summary.final' && (await closes(ctx, session.id));
+      finals.length === 1 &&
+      reading.events.at(-1)?.type === 'summary.final' &&
+      (await endsByItself(ctx, `/v1/sessions/${session.id}/summary`));
     ctx.expect(
       'SUMM-002',
       inOrder && ended,
