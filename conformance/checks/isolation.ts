@@ -13,6 +13,7 @@ import { discard, marker, readSession, startBodyA, startSession } from '../harne
 import { streamEventNames } from './sse.js';
 import { problemSlug, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
+import { failure } from '../harness/observations.js';
 import { checksOf } from './define.js';
 
 const check = checksOf('isolation');
@@ -207,16 +208,11 @@ export const share = ownedCheck(
     const attempt = await keyB(ctx).post(`/v1/sessions/${owned.id}/shares`, { access: 'public' });
     expectHidden(ctx, 'ISO-005', attempt, owned.title, 'POST /v1/sessions/{id}/shares');
     const shares = await ctx.http.get(`/v1/sessions/${owned.id}/shares`);
+    const created = pageOf(shares).items.length;
     ctx.expect(
       'ISO-005',
-      pageOf(shares).items.length === 0,
-      {
-        kind: 'isolation',
-        message: 'a share link was created',
-        expected: 0,
-        got: pageOf(shares).items.length,
-        evidence: shares,
-      },
+      created === 0,
+      failure('isolation', 'a share link was created', 0, created, shares),
       'no share link was created',
     );
   },

@@ -18,9 +18,9 @@ const check = checksOf('sse');
 
 const terminalEvents = ['session.complete', 'session.failed', 'session.cancelled'];
 
-/** The pointer of the per-event schema of `GET /v1/sessions/{id}/events`. */
-function eventSchemaPointer(contract: Contract): string {
-  const operation = contract.operation('GET', '/v1/sessions/x/events')!;
+/** The pointer of the per-event schema of the `text/event-stream` answer of `GET path` (a session's events or summary). */
+export function eventSchemaPointer(contract: Contract, path = '/v1/sessions/x/events'): string {
+  const operation = contract.operation('GET', path)!;
   const response = resolve(contract.document, childPointer(operation.pointer, 'responses', '200'));
   return childPointer(
     resolve(contract.document, childPointer(response.pointer, 'content', 'text/event-stream')).pointer,

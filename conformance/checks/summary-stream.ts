@@ -3,28 +3,18 @@
  * a real EventSource client to its `summary.final`, then resumed from its first event.
  * @module
  */
-import { childPointer, resolve } from '../../src/contract/pointer.js';
-import type { Contract } from '../harness/contract.js';
 import { mediaTypeOf } from '../harness/exchange.js';
 import { readEventStream, type StreamReading } from '../harness/event-stream.js';
 import { endsByItself, startMarkedSession } from '../harness/sessions.js';
 import { dataSchemaOf } from '../harness/validate-exchange.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
+import { eventSchemaPointer } from './sse.js';
 
 const check = checksOf('summary-stream');
 
 const names = ['summary.update', 'summary.final'];
 const rounds = 2;
-
-function summarySchemaPointer(contract: Contract): string {
-  const operation = contract.operation('GET', '/v1/sessions/x/summary')!;
-  const response = resolve(contract.document, childPointer(operation.pointer, 'responses', '200'));
-  return childPointer(
-    resolve(contract.document, childPointer(response.pointer, 'content', 'text/event-stream')).pointer,
-    'schema',
-  );
-}
 
 function read(ctx: CheckContext, id: string, lastEventId?: string): Promise<StreamReading> {
   return readEventStream({
@@ -42,7 +32,7 @@ function read(ctx: CheckContext, id: string, lastEventId?: string): Promise<Stre
 
 /** The data members that break the event's schema, per event. */
 function badData(ctx: CheckContext, reading: StreamReading): unknown[] {
-  const pointer = summarySchemaPointer(ctx.contract);
+  const pointer = eventSchemaPointer(ctx.contract, '/v1/sessions/x/summary');
   return reading.events.flatMap((event) => {
     const data = dataSchemaOf(ctx.contract, pointer, event.type);
     try {
