@@ -5,7 +5,7 @@
  * @module
  */
 import { completedSession } from '../harness/completed-session.js';
-import { eventData, expectEvent, watchEvent } from '../harness/event-watch.js';
+import { eventData, expectEvent, expectWatchedEvent, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
 import { discard, readSession, startMarkedSession, terminalStatuses } from '../harness/sessions.js';
@@ -66,6 +66,17 @@ async function toolIn(ctx: CheckContext, status: (value: unknown) => boolean): P
 
 export const connectedTool = (ctx: CheckContext) => toolIn(ctx, (status) => status === 'connected');
 
+/** A connected tool, or each of `requirements` skipped for want of one. */
+async function connectedToolFor(ctx: CheckContext, requirements: readonly string[]) {
+  const tool = await connectedTool(ctx);
+  if (tool === undefined) {
+    requirements.forEach((requirement) =>
+      ctx.skip(requirement, 'the target lists no connected integration whose operations create something'),
+    );
+  }
+  return tool;
+}
+
 export function actionRequest(sessionId: string, tool: Tool, approval: unknown): Record<string, unknown> {
   return {
     session_id: sessionId,
@@ -92,9 +103,8 @@ export const approvalRequired = check('approval-required', ['ACT-001'], {
   title: 'An execution without explicit approval is refused',
   preconditions: ['live'],
   async run(ctx) {
-    const tool = await connectedTool(ctx);
+    const tool = await connectedToolFor(ctx, ['ACT-001']);
     if (tool === undefined) {
-      ctx.skip('ACT-001', 'the target lists no connected integration whose operations create something');
       return;
     }
     const { id } = await completedSession(ctx, 'unapproved action');
@@ -131,11 +141,8 @@ export const executeAndUndo = check('execute-and-undo', ['ACT-002', 'ACT-003'], 
   title: 'An approved execution runs, and undoing it reverses it once',
   preconditions: ['live'],
   async run(ctx) {
-    const tool = await connectedTool(ctx);
+    const tool = await connectedToolFor(ctx, ['ACT-002', 'ACT-003']);
     if (tool === undefined) {
-      ['ACT-002', 'ACT-003'].forEach((requirement) =>
-        ctx.skip(requirement, 'the target lists no connected integration whose operations create something'),
-      );
       return;
     }
     const { id } = await completedSession(ctx, 'action');
@@ -191,11 +198,8 @@ export const actionEvents = check('events', ['ACT-004', 'ACT-005'], {
   title: 'action.executed and action.undone are delivered, and nothing for a refused execution',
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
-    const tool = await connectedTool(ctx);
+    const tool = await connectedToolFor(ctx, ['ACT-004', 'ACT-005']);
     if (tool === undefined) {
-      ['ACT-004', 'ACT-005'].forEach((requirement) =>
-        ctx.skip(requirement, 'the target lists no connected integration whose operations create something'),
-      );
       return;
     }
     const [executedWatch, undoneWatch] = [
@@ -238,18 +242,7 @@ export const actionEvents = check('events', ['ACT-004', 'ACT-005'], {
       );
     }
     await ctx.http.post(`/v1/actions/${String(action.id)}/undo`);
-    if ('skip' in undoneWatch) {
-      ctx.skip('ACT-005', undoneWatch.skip);
-    } else {
-      await expectEvent(
-        ctx,
-        'ACT-005',
-        undoneWatch.subscription,
-        'action.undone',
-        ofAction,
-        `undoing ${String(action.id)}`,
-      );
-    }
+    await expectWatchedEvent(ctx, 'ACT-005', undoneWatch, 'action.undone', ofAction, `undoing ${String(action.id)}`);
     for (const watch of [executedWatch, undoneWatch]) {
       if ('subscription' in watch) {
         await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
@@ -262,9 +255,8 @@ export const refusedStates = check('refused-states', ['ACT-006'], {
   title: 'An approved execution is refused while the session runs or the tool is not connected',
   preconditions: ['live'],
   async run(ctx) {
-    const tool = await connectedTool(ctx);
+    const tool = await connectedToolFor(ctx, ['ACT-006']);
     if (tool === undefined) {
-      ctx.skip('ACT-006', 'the target lists no connected integration whose operations create something');
       return;
     }
     const running = await startMarkedSession(ctx, 'action too early', 10);

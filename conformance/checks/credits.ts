@@ -9,7 +9,7 @@ import { entriesOf, newEntries, readCredits, sumOf } from '../harness/credits.js
 import { parseEventStream } from '../../src/contract/sse.js';
 import { awaitEvent, eventData, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
-import { provisionKey } from '../harness/key-control.js';
+import { poorKeyFor } from '../harness/key-control.js';
 import {
   discard,
   marker,
@@ -78,9 +78,8 @@ export const insufficient = check('insufficient', ['CRED-002'], {
   preconditions: ['live'],
   async run(ctx) {
     // A workspace of its own with a balance below any session's estimate (test control provisions it).
-    const poor = await provisionKey(ctx, { credits: 1 });
-    if (typeof poor === 'string') {
-      ctx.skip('CRED-002', poor);
+    const poor = await poorKeyFor(ctx, 'CRED-002');
+    if (poor === undefined) {
       return;
     }
     const before = await readCredits(poor.http);

@@ -3,7 +3,7 @@
  * `decision.captured` (event list variant 4).
  * @module
  */
-import { expectEvent, watchEvent } from '../harness/event-watch.js';
+import { expectEvent, watchEventFor } from '../harness/event-watch.js';
 import { jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
 import { discard, marker, startMarkedSession } from '../harness/sessions.js';
@@ -74,9 +74,8 @@ export const capturedEvent = check('captured-event', ['DEC-003'], {
   title: 'Capturing a decision emits decision.captured',
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
-    const watch = await watchEvent(ctx, 'decision.captured');
-    if ('skip' in watch) {
-      ctx.skip('DEC-003', watch.skip);
+    const subscription = await watchEventFor(ctx, 'DEC-003', 'decision.captured');
+    if (subscription === undefined) {
       return;
     }
     const started = await startMarkedSession(ctx, 'decision event', 1);
@@ -84,12 +83,12 @@ export const capturedEvent = check('captured-event', ['DEC-003'], {
     await expectEvent(
       ctx,
       'DEC-003',
-      watch.subscription,
+      subscription,
       'decision.captured',
       (data) => data['decision_id'] === body['id'] && data['session_id'] === started.id,
       `decision ${String(body['id'])}`,
     );
-    await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
+    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
     await discard(ctx.http, started.id);
   },
 });

@@ -30,3 +30,11 @@ export function checksOf(
     run,
   });
 }
+
+/**
+ * A check body run with the target's clock at real speed, for checks whose waits are measured in real
+ * time (a long-poll bound, a guessing window, a stream that must close by itself).
+ */
+export function atRealSpeed(run: (ctx: CheckContext) => Promise<void>): (ctx: CheckContext) => Promise<void> {
+  return (ctx) => ctx.clock.withScale(1, () => run(ctx));
+}

@@ -14,6 +14,15 @@ import { checksOf } from './define.js';
 
 const check = checksOf('idempotency');
 
+/** Deletes the original session and the one a second request under its key created, if another. */
+async function discardBoth(ctx: CheckContext, originalId: string, second: Exchange): Promise<void> {
+  await discard(ctx.http, originalId);
+  const created = sessionIdOf(jsonOf(second));
+  if (created !== undefined && created !== originalId) {
+    await discard(ctx.http, created);
+  }
+}
+
 const keyHeader = 'Idempotency-Key';
 
 function sameResponse(first: Exchange, second: Exchange): boolean {
@@ -85,11 +94,7 @@ export const replay = check('replay', ['IDEM-001', 'IDEM-002', 'IDEM-006'], {
       },
       'the replay carries Idempotent-Replayed: true and the original does not',
     );
-    await discard(ctx.http, original.id);
-    const second = sessionIdOf(jsonOf(again));
-    if (second !== undefined && second !== original.id) {
-      await discard(ctx.http, second);
-    }
+    await discardBoth(ctx, original.id, again);
   },
 });
 
@@ -106,11 +111,7 @@ export const conflict = check('conflict', ['IDEM-003'], {
       headers: { [keyHeader]: key },
     });
     expectProblem(ctx, 'IDEM-003', other, 409, 'conflict', 'the same key with another body');
-    await discard(ctx.http, original.id);
-    const created = sessionIdOf(jsonOf(other));
-    if (created !== undefined && created !== original.id) {
-      await discard(ctx.http, created);
-    }
+    await discardBoth(ctx, original.id, other);
   },
 });
 

@@ -9,24 +9,11 @@ import { readCredits, entriesOf, newEntries, sumOf } from '../harness/credits.js
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { discard, startMarkedSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { actionRequest, approved, connectedTool, execute } from './actions.js';
-import { expectHidden, keyB } from './isolation.js';
+import { expectAllHidden, keyB } from './isolation.js';
 import { statusOf } from './problem-shape.js';
-import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
 const check = checksOf('isolation');
-
-/** Runs each attempt with the other workspace's key and expects it hidden. */
-async function expectAllHidden(
-  ctx: CheckContext,
-  requirement: string,
-  secret: string,
-  attempts: ReadonlyArray<[string, () => Promise<Exchange>]>,
-): Promise<void> {
-  for (const [what, attempt] of attempts) {
-    expectHidden(ctx, requirement, await attempt(), secret, what);
-  }
-}
 
 export const actions = check('actions', ['ISO-008'], {
   title: "Another workspace's actions cannot be executed or undone",

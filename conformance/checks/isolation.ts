@@ -13,6 +13,7 @@ import { discard, marker, readSession, startBodyA, startSession } from '../harne
 import { streamEventNames } from './sse.js';
 import { problemSlug, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
+import { failure } from '../harness/observations.js';
 import { checksOf } from './define.js';
 
 const check = checksOf('isolation');
@@ -62,37 +63,53 @@ export function expectHidden(
   );
 }
 
-export const read = check('read', ['ISO-001'], {
-  title: "Another workspace's session cannot be read",
-  preconditions: ['live', 'second-key'],
-  async run(ctx) {
-    const owned = await ownedSession(ctx, 'read');
-    await ctx.http.post(`/v1/sessions/${owned.id}/decisions`, { decision: `${owned.title}: decided.` });
-    for (const path of ['', '/plan', '/outcomes', '/decisions', '/shares']) {
-      expectHidden(
-        ctx,
-        'ISO-001',
-        await keyB(ctx).get(`/v1/sessions/${owned.id}${path}`),
-        owned.title,
-        `GET /v1/sessions/{id}${path}`,
-      );
-    }
-    expectHidden(
-      ctx,
-      'ISO-001',
-      await keyB(ctx).post(`/v1/sessions/${owned.id}/export`, { format: 'json' }),
-      owned.title,
-      'POST /v1/sessions/{id}/export',
-    );
-    await discard(ctx.http, owned.id);
-  },
+/** Runs each attempt with the other workspace's key and expects it hidden. */
+export async function expectAllHidden(
+  ctx: CheckContext,
+  requirement: string,
+  secret: string,
+  attempts: ReadonlyArray<[string, () => Promise<Exchange>]>,
+): Promise<void> {
+  for (const [what, attempt] of attempts) {
+    expectHidden(ctx, requirement, await attempt(), secret, what);
+  }
+}
+
+/** A check of `requirement` on a session of the first workspace made for it (named after it), deleted afterwards. */
+function ownedCheck(
+  name: string,
+  requirement: string,
+  title: string,
+  judge: (ctx: CheckContext, owned: Owned) => Promise<void>,
+) {
+  return check(name, [requirement], {
+    title,
+    preconditions: ['live', 'second-key'],
+    async run(ctx) {
+      const owned = await ownedSession(ctx, name);
+      await judge(ctx, owned);
+      await discard(ctx.http, owned.id);
+    },
+  });
+}
+
+export const read = ownedCheck('read', 'ISO-001', "Another workspace's session cannot be read", async (ctx, owned) => {
+  const path = `/v1/sessions/${owned.id}`;
+  await ctx.http.post(`${path}/decisions`, { decision: `${owned.title}: decided.` });
+  await expectAllHidden(ctx, 'ISO-001', owned.title, [
+    ...['', '/plan', '/outcomes', '/decisions', '/shares'].map(
+      (part) =>
+        [`GET /v1/sessions/{id}${part}`, () => keyB(ctx).get(`${path}${part}`)] as [string, () => Promise<Exchange>],
+    ),
+    ['POST /v1/sessions/{id}/export', () => keyB(ctx).post(`${path}/export`, { format: 'json' })],
+  ]);
 });
 
-export const list = check('list', ['ISO-002'], {
-  title: "Listing never shows another workspace's sessions",
-  preconditions: ['live', 'second-key'],
-  async run(ctx) {
-    const owned = await ownedSession(ctx, 'list');
+export const list = ownedCheck(
+  'list',
+  'ISO-002',
+  "Listing never shows another workspace's sessions",
+  async (ctx, owned) => {
     const walk = await walkList(keyB(ctx), '/v1/sessions', 100, 50);
     const leaked = walk.pages.filter(
       (page) => page.exchange.response?.body.includes(owned.id) || page.exchange.response?.body.includes(owned.title),
@@ -109,29 +126,25 @@ export const list = check('list', ['ISO-002'], {
       },
       `${walk.keys.length} sessions over ${walk.pages.length} pages, none of the other workspace`,
     );
-    await discard(ctx.http, owned.id);
   },
-});
+);
 
-export const change = check('change', ['ISO-003'], {
-  title: "Another workspace's session cannot be changed",
-  preconditions: ['live', 'second-key'],
-  async run(ctx) {
-    const owned = await ownedSession(ctx, 'change');
+export const change = ownedCheck(
+  'change',
+  'ISO-003',
+  "Another workspace's session cannot be changed",
+  async (ctx, owned) => {
     const path = `/v1/sessions/${owned.id}`;
-    const attempts: Array<[string, () => Promise<Exchange>]> = [
-      ['PATCH', () => keyB(ctx).patch(path, { title: 'taken over' })],
-      ['POST messages', () => keyB(ctx).post(`${path}/messages`, { content: 'taken over' })],
-      ['POST decisions', () => keyB(ctx).post(`${path}/decisions`, { decision: 'taken over' })],
-      ['POST fork', () => keyB(ctx).post(`${path}/fork`, { context: 'taken over' })],
-      ['POST continue', () => keyB(ctx).post(`${path}/continue`, {})],
-      ['POST cancel', () => keyB(ctx).post(`${path}/cancel`, {})],
-      ['POST archive', () => keyB(ctx).post(`${path}/archive`)],
-      ['DELETE', () => keyB(ctx).delete(path)],
-    ];
-    for (const [what, attempt] of attempts) {
-      expectHidden(ctx, 'ISO-003', await attempt(), owned.title, `${what} /v1/sessions/{id}`);
-    }
+    await expectAllHidden(ctx, 'ISO-003', owned.title, [
+      ['PATCH /v1/sessions/{id}', () => keyB(ctx).patch(path, { title: 'taken over' })],
+      ['POST messages /v1/sessions/{id}', () => keyB(ctx).post(`${path}/messages`, { content: 'taken over' })],
+      ['POST decisions /v1/sessions/{id}', () => keyB(ctx).post(`${path}/decisions`, { decision: 'taken over' })],
+      ['POST fork /v1/sessions/{id}', () => keyB(ctx).post(`${path}/fork`, { context: 'taken over' })],
+      ['POST continue /v1/sessions/{id}', () => keyB(ctx).post(`${path}/continue`, {})],
+      ['POST cancel /v1/sessions/{id}', () => keyB(ctx).post(`${path}/cancel`, {})],
+      ['POST archive /v1/sessions/{id}', () => keyB(ctx).post(`${path}/archive`)],
+      ['DELETE /v1/sessions/{id}', () => keyB(ctx).delete(path)],
+    ]);
     const { exchange, session } = await readSession(ctx.http, owned.id);
     const decisions = pageOf(await ctx.http.get(`${path}/decisions`)).items;
     ctx.expect(
@@ -148,15 +161,14 @@ export const change = check('change', ['ISO-003'], {
       },
       'the session is unchanged',
     );
-    await discard(ctx.http, owned.id);
   },
-});
+);
 
-export const stream = check('stream', ['ISO-004'], {
-  title: "Another workspace's session cannot be streamed",
-  preconditions: ['live', 'second-key'],
-  async run(ctx) {
-    const owned = await ownedSession(ctx, 'stream');
+export const stream = ownedCheck(
+  'stream',
+  'ISO-004',
+  "Another workspace's session cannot be streamed",
+  async (ctx, owned) => {
     const reading = await readEventStream({
       url: ctx.http.url(`/v1/sessions/${owned.id}/events`),
       authorization: keyB(ctx).authorization(),
@@ -183,45 +195,28 @@ export const stream = check('stream', ['ISO-004'], {
       },
       'no event reached the other workspace',
     );
-    expectHidden(
-      ctx,
-      'ISO-004',
-      await keyB(ctx).get(`/v1/sessions/${owned.id}/summary`, { timeoutMs: ctx.pace.wait(5_000) }),
-      owned.title,
-      'GET /v1/sessions/{id}/summary',
-    );
-    await discard(ctx.http, owned.id);
+    const summary = await keyB(ctx).get(`/v1/sessions/${owned.id}/summary`, { timeoutMs: ctx.pace.wait(5_000) });
+    expectHidden(ctx, 'ISO-004', summary, owned.title, 'GET /v1/sessions/{id}/summary');
   },
-});
+);
 
-export const share = check('share', ['ISO-005'], {
-  title: "Another workspace's session cannot be shared",
-  preconditions: ['live', 'second-key'],
-  async run(ctx) {
-    const owned = await ownedSession(ctx, 'share');
-    expectHidden(
-      ctx,
-      'ISO-005',
-      await keyB(ctx).post(`/v1/sessions/${owned.id}/shares`, { access: 'public' }),
-      owned.title,
-      'POST /v1/sessions/{id}/shares',
-    );
+export const share = ownedCheck(
+  'share',
+  'ISO-005',
+  "Another workspace's session cannot be shared",
+  async (ctx, owned) => {
+    const attempt = await keyB(ctx).post(`/v1/sessions/${owned.id}/shares`, { access: 'public' });
+    expectHidden(ctx, 'ISO-005', attempt, owned.title, 'POST /v1/sessions/{id}/shares');
     const shares = await ctx.http.get(`/v1/sessions/${owned.id}/shares`);
+    const created = pageOf(shares).items.length;
     ctx.expect(
       'ISO-005',
-      pageOf(shares).items.length === 0,
-      {
-        kind: 'isolation',
-        message: 'a share link was created',
-        expected: 0,
-        got: pageOf(shares).items.length,
-        evidence: shares,
-      },
+      created === 0,
+      failure('isolation', 'a share link was created', 0, created, shares),
       'no share link was created',
     );
-    await discard(ctx.http, owned.id);
   },
-});
+);
 
 export const webhooks = check('webhooks', ['ISO-006'], {
   title: "Another workspace's webhooks cannot be read or changed",

@@ -16,6 +16,7 @@ import {
   type StartedSession,
   startBodyA,
   startBodyB,
+  startCancelledSession,
   startMarkedSession,
   startSession,
   waitForSession,
@@ -250,8 +251,7 @@ export const archive = check('archive', ['LIFE-009'], {
   title: 'Archiving a finished session keeps it readable',
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startMarkedSession(ctx, 'archive', 1);
-    await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
+    const started = await startCancelledSession(ctx, 'archive', 1);
     const answer = await ctx.http.post(`/v1/sessions/${started.id}/archive`);
     const { exchange, session } = await readSession(ctx.http, started.id);
     ctx.expect(
@@ -273,8 +273,7 @@ export const deleteSession = check('delete', ['LIFE-010'], {
   title: 'Deleting answers 204 and the session is 404 afterwards',
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startMarkedSession(ctx, 'delete', 1);
-    await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
+    const started = await startCancelledSession(ctx, 'delete', 1);
     const answer = await ctx.http.delete(`/v1/sessions/${started.id}`);
     ctx.expect(
       'LIFE-010',
@@ -312,8 +311,7 @@ export const invalidTransition = check('invalid-transition', ['LIFE-011'], {
   preconditions: ['live'],
   async run(ctx) {
     // Only states the suite itself puts the session in, so no transition races the run.
-    const started = await startMarkedSession(ctx, 'transitions', 10);
-    await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
+    const started = await startCancelledSession(ctx, 'transitions', 10);
     expectProblem(
       ctx,
       'LIFE-011',

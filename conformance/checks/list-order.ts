@@ -7,7 +7,7 @@
 import type { Exchange } from '../harness/exchange.js';
 import { jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
-import { discard, marker, startMarkedSession } from '../harness/sessions.js';
+import { captureNumberedDecision, discard, marker, startMarkedSession } from '../harness/sessions.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
@@ -60,9 +60,7 @@ export const newestFirst = check('newest-first', ['PAGE-008'], {
   async run(ctx) {
     const session = await startMarkedSession(ctx, 'list order', 1);
     for (let index = 0; index < 3; index++) {
-      await ctx.http.post(`/v1/sessions/${session.id}/decisions`, {
-        decision: `Decision ${index + 1} of a conformance run.`,
-      });
+      await captureNumberedDecision(ctx.http, session.id, index);
       await ctx.http.post(`/v1/sessions/${session.id}/shares`, { access: 'public' });
     }
     await expectNewestFirst(ctx, `/v1/sessions/${session.id}/decisions`, 'GET /v1/sessions/{id}/decisions', () => true);

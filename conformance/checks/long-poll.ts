@@ -5,11 +5,17 @@
  * checks run it at real speed, so a target that waited on its own clock would be judged the same.
  * @module
  */
-import { discard, readSession, type SessionBody, startMarkedSession } from '../harness/sessions.js';
+import {
+  discard,
+  readSession,
+  type SessionBody,
+  startCancelledSession,
+  startMarkedSession,
+} from '../harness/sessions.js';
 import { delay } from '../harness/http.js';
 import { expectProblem } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
-import { checksOf } from './define.js';
+import { atRealSpeed, checksOf } from './define.js';
 
 const check = checksOf('long-poll');
 
@@ -55,64 +61,59 @@ export const earlyReturn = check('early-return', ['POLL-001'], {
   title: 'wait_ms answers as soon as the session changes',
   preconditions: ['live'],
   phase: 'exclusive',
-  async run(ctx) {
-    await ctx.clock.withScale(1, async () => {
-      const waitMs = 8_000;
-      let poll = await pollAcrossChange(ctx, waitMs);
-      for (let tries = 1; poll.endedFirst && tries < 3; tries++) {
-        poll = await pollAcrossChange(ctx, waitMs);
-      }
-      const { before, after, exchange, elapsed } = poll;
-      if (poll.endedFirst) {
-        ctx.skip(
-          'POLL-001',
-          `every session (${longestRun} rounds) ended on its own before the poll could wait on it (the target's clock may run faster than real time), so no change was left to answer early for`,
-        );
-        return;
-      }
-      ctx.expect(
+  run: atRealSpeed(async (ctx) => {
+    const waitMs = 8_000;
+    let poll = await pollAcrossChange(ctx, waitMs);
+    for (let tries = 1; poll.endedFirst && tries < 3; tries++) {
+      poll = await pollAcrossChange(ctx, waitMs);
+    }
+    const { before, after, exchange, elapsed } = poll;
+    if (poll.endedFirst) {
+      ctx.skip(
         'POLL-001',
-        poll.early,
-        {
-          kind: 'timing',
-          message: `wait_ms=${waitMs} answered after ${elapsed} ms ${changed(before, after) ? 'with' : 'without'} a change (bound ${waitMs} ms)`,
-          expected: `a changed session well before ${waitMs} ms`,
-          got: { elapsedMs: elapsed, status: after['status'] },
-          evidence: exchange,
-        },
-        `wait_ms=${waitMs} answered after ${elapsed} ms with the change (status ${String(after['status'])})`,
+        `every session (${longestRun} rounds) ended on its own before the poll could wait on it (the target's clock may run faster than real time), so no change was left to answer early for`,
       );
-    });
-  },
+      return;
+    }
+    ctx.expect(
+      'POLL-001',
+      poll.early,
+      {
+        kind: 'timing',
+        message: `wait_ms=${waitMs} answered after ${elapsed} ms ${changed(before, after) ? 'with' : 'without'} a change (bound ${waitMs} ms)`,
+        expected: `a changed session well before ${waitMs} ms`,
+        got: { elapsedMs: elapsed, status: after['status'] },
+        evidence: exchange,
+      },
+      `wait_ms=${waitMs} answered after ${elapsed} ms with the change (status ${String(after['status'])})`,
+    );
+  }),
 });
 
 export const bound = check('bound', ['POLL-002'], {
   title: 'wait_ms on an unchanging session holds for its bound',
   preconditions: ['live'],
   phase: 'exclusive',
-  async run(ctx) {
-    await ctx.clock.withScale(1, async () => {
-      const session = await startMarkedSession(ctx, 'long-poll bound', 1);
-      await ctx.http.post(`/v1/sessions/${session.id}/cancel`, {});
-      const waitMs = 1_500;
-      const started = Date.now();
-      const { exchange } = await readSession(ctx.http, session.id, { wait_ms: waitMs });
-      const elapsed = Date.now() - started;
-      const early = elapsed < waitMs * 0.9 - 20;
-      ctx.expect(
-        'POLL-002',
-        !early && elapsed <= waitMs + 1_500,
-        {
-          kind: 'timing',
-          message: `wait_ms=${waitMs} on a cancelled session answered after ${elapsed} ms`,
-          expected: `about ${waitMs} ms`,
-          got: elapsed,
-          evidence: exchange,
-        },
-        `wait_ms=${waitMs} on a cancelled session answered after ${elapsed} ms (bound ${waitMs} ms)`,
-      );
-    });
-  },
+  run: atRealSpeed(async (ctx) => {
+    const session = await startCancelledSession(ctx, 'long-poll bound', 1);
+    const waitMs = 1_500;
+    const started = Date.now();
+    const { exchange } = await readSession(ctx.http, session.id, { wait_ms: waitMs });
+    const elapsed = Date.now() - started;
+    const early = elapsed < waitMs * 0.9 - 20;
+    ctx.expect(
+      'POLL-002',
+      !early && elapsed <= waitMs + 1_500,
+      {
+        kind: 'timing',
+        message: `wait_ms=${waitMs} on a cancelled session answered after ${elapsed} ms`,
+        expected: `about ${waitMs} ms`,
+        got: elapsed,
+        evidence: exchange,
+      },
+      `wait_ms=${waitMs} on a cancelled session answered after ${elapsed} ms (bound ${waitMs} ms)`,
+    );
+  }),
 });
 
 export const maxWait = check('max', ['POLL-003'], {

@@ -9,7 +9,7 @@ import {
   discard,
   marker,
   startBodyA,
-  startMarkedSession,
+  startCancelledSession,
   startSession,
   terminalStatuses,
   waitForSession,
@@ -140,8 +140,7 @@ export const afterTheEnd = check('after-the-end', ['MSG-003'], {
   title: 'A session that has ended takes no messages',
   preconditions: ['live'],
   async run(ctx) {
-    const started = await startMarkedSession(ctx, 'late message', 10);
-    await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
+    const started = await startCancelledSession(ctx, 'late message', 10);
     const answer = await ctx.http.post(`/v1/sessions/${started.id}/messages`, {
       content: 'Too late: the board has risen.',
     });

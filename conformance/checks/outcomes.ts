@@ -4,7 +4,7 @@
  * @module
  */
 import { completedSession } from '../harness/completed-session.js';
-import { expectEvent, watchEvent } from '../harness/event-watch.js';
+import { expectEvent, watchEventFor } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { delay } from '../harness/http.js';
 import { discard, readSession, startMarkedSession, terminalStatuses } from '../harness/sessions.js';
@@ -93,9 +93,8 @@ export const readyEvent = check('ready-event', ['OUT-002'], {
   title: 'A generated outcome triggers outcomes.ready',
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
-    const watch = await watchEvent(ctx, 'outcomes.ready');
-    if ('skip' in watch) {
-      ctx.skip('OUT-002', watch.skip);
+    const subscription = await watchEventFor(ctx, 'OUT-002', 'outcomes.ready');
+    if (subscription === undefined) {
       return;
     }
     const { id } = await completedSession(ctx, 'outcome event');
@@ -113,13 +112,13 @@ export const readyEvent = check('ready-event', ['OUT-002'], {
       await expectEvent(
         ctx,
         'OUT-002',
-        watch.subscription,
+        subscription,
         'outcomes.ready',
         (data) => data['outcome_id'] === outcomeId && data['session_id'] === id && data['format'] === 'decision_memo',
         `outcome ${outcomeId}`,
       );
     }
-    await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
+    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
   },
 });
 

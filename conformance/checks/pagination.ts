@@ -5,7 +5,14 @@
  */
 import { jsonOf } from '../harness/exchange.js';
 import { duplicatesOf, pageOf, walkList } from '../harness/pages.js';
-import { discard, marker, startBodyA, startMarkedSession, startSession } from '../harness/sessions.js';
+import {
+  captureNumberedDecision,
+  discard,
+  marker,
+  startBodyA,
+  startMarkedSession,
+  startSession,
+} from '../harness/sessions.js';
 import { expectProblem } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
@@ -189,9 +196,7 @@ export const everyList = check('every-list', ['PAGE-007', 'PAGE-002'], {
   async run(ctx) {
     const session = await startMarkedSession(ctx, 'lists', 1);
     for (let index = 0; index < 3; index++) {
-      await ctx.http.post(`/v1/sessions/${session.id}/decisions`, {
-        decision: `Decision ${index + 1} of a conformance run.`,
-      });
+      await captureNumberedDecision(ctx.http, session.id, index);
     }
     await ctx.http.post(`/v1/sessions/${session.id}/shares`, { access: 'public' });
     const receiver = await ctx.receiver();

@@ -6,7 +6,7 @@
  */
 import { startEstimates } from '../harness/estimates.js';
 import { jsonOf } from '../harness/exchange.js';
-import { provisionKey } from '../harness/key-control.js';
+import { poorKeyFor } from '../harness/key-control.js';
 import {
   discard,
   marker,
@@ -155,9 +155,8 @@ export const shortBalance = check('short-balance', ['PLAN-005'], {
   preconditions: ['live'],
   async run(ctx) {
     // A workspace of its own whose balance no session's estimate fits in (test control provisions it).
-    const poor = await provisionKey(ctx, { credits: 1 });
-    if (typeof poor === 'string') {
-      ctx.skip('PLAN-005', poor);
+    const poor = await poorKeyFor(ctx, 'PLAN-005');
+    if (poor === undefined) {
       return;
     }
     const body = startBodyA(ctx.target.synths, marker('short plan'), 2);

@@ -4,7 +4,7 @@
  * and `share.viewed` (event list variants 3 and 4).
  * @module
  */
-import { expectEvent, watchEvent } from '../harness/event-watch.js';
+import { expectEvent, expectWatchedEvent, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { contractLimits } from '../../src/contract/extensions.js';
 import { walkList } from '../harness/pages.js';
@@ -12,7 +12,7 @@ import { noSharePage, sharePageOf, showsSession } from '../harness/share-page.js
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
-import { checksOf } from './define.js';
+import { atRealSpeed, checksOf } from './define.js';
 
 const check = checksOf('shares');
 
@@ -234,18 +234,7 @@ export const shareEvents = check('events', ['SHARE-007', 'SHARE-008'], {
     const { share } = await createShare(ctx, session.id, 'public');
     const ofShare = (data: Record<string, unknown>) =>
       data['share_id'] === share.id && data['session_id'] === session.id;
-    if ('skip' in created) {
-      ctx.skip('SHARE-007', created.skip);
-    } else {
-      await expectEvent(
-        ctx,
-        'SHARE-007',
-        created.subscription,
-        'share.created',
-        ofShare,
-        `share link ${String(share.id)}`,
-      );
-    }
+    await expectWatchedEvent(ctx, 'SHARE-007', created, 'share.created', ofShare, `share link ${String(share.id)}`);
     const page = typeof share.url === 'string' ? sharePageOf(ctx, share.url) : undefined;
     if ('skip' in viewed || page === undefined) {
       ctx.skip('SHARE-008', 'skip' in viewed ? viewed.skip : noSharePage);
@@ -320,41 +309,39 @@ export const passwordGuesses = check('password-guesses', ['SHARE-010'], {
   preconditions: ['live'],
   // The guesses are counted in a window of the target's time: at real speed, so the window outlasts them.
   phase: 'exclusive',
-  async run(ctx) {
-    await ctx.clock.withScale(1, async () => {
-      const session = await sharedSession(ctx, 'guessed share');
-      const { share } = await createShare(ctx, session.id, 'password');
-      const page = typeof share.url === 'string' ? sharePageOf(ctx, share.url) : undefined;
-      if (page === undefined) {
-        ctx.skip('SHARE-010', noSharePage);
-      } else {
-        const wrong: Exchange[] = [];
-        for (let index = 0; index < guesses; index++) {
-          wrong.push(await page.enter(`wrong-guess-${index}`));
-        }
-        const right = await page.enter(password);
-        const passed = showsSession(right, session.title) ? await windowPassed(ctx, session.id, share) : undefined;
-        if (passed !== undefined) {
-          ctx.skip('SHARE-010', passed);
-          await discard(ctx.http, session.id);
-          return;
-        }
-        ctx.expect(
-          'SHARE-010',
-          !showsSession(right, session.title),
-          {
-            kind: 'state',
-            message: `after ${guesses} wrong passwords the right one still opened the link at once`,
-            expected: 'every password refused until the window ends',
-            got: { wrong: wrong.map(statusOf), right: statusOf(right) },
-            evidence: [...wrong.slice(-2), right],
-          },
-          `after ${guesses} wrong passwords even the right one was refused (${statusOf(right)})`,
-        );
+  run: atRealSpeed(async (ctx) => {
+    const session = await sharedSession(ctx, 'guessed share');
+    const { share } = await createShare(ctx, session.id, 'password');
+    const page = typeof share.url === 'string' ? sharePageOf(ctx, share.url) : undefined;
+    if (page === undefined) {
+      ctx.skip('SHARE-010', noSharePage);
+    } else {
+      const wrong: Exchange[] = [];
+      for (let index = 0; index < guesses; index++) {
+        wrong.push(await page.enter(`wrong-guess-${index}`));
       }
-      await discard(ctx.http, session.id);
-    });
-  },
+      const right = await page.enter(password);
+      const passed = showsSession(right, session.title) ? await windowPassed(ctx, session.id, share) : undefined;
+      if (passed !== undefined) {
+        ctx.skip('SHARE-010', passed);
+        await discard(ctx.http, session.id);
+        return;
+      }
+      ctx.expect(
+        'SHARE-010',
+        !showsSession(right, session.title),
+        {
+          kind: 'state',
+          message: `after ${guesses} wrong passwords the right one still opened the link at once`,
+          expected: 'every password refused until the window ends',
+          got: { wrong: wrong.map(statusOf), right: statusOf(right) },
+          evidence: [...wrong.slice(-2), right],
+        },
+        `after ${guesses} wrong passwords even the right one was refused (${statusOf(right)})`,
+      );
+    }
+    await discard(ctx.http, session.id);
+  }),
 });
 
 export const shareChecks = [createAndList, revoke, pagePublic, pagePassword, shareEvents, passwordGuesses];

@@ -7,20 +7,20 @@ import { childPointer, resolve } from '../../src/contract/pointer.js';
 import { parseEventStream, type ParsedEvent } from '../../src/contract/sse.js';
 import { type Contract, pathRelativeTo } from '../harness/contract.js';
 import { mediaTypeOf } from '../harness/exchange.js';
-import { readEventStream, type StreamReading } from '../harness/event-stream.js';
 import { TransportError } from '../harness/http.js';
-import { discard, startMarkedSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import { readEventStream, type StreamReading } from '../harness/event-stream.js';
+import { discard, endsByItself, startMarkedSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { dataSchemaOf } from '../harness/validate-exchange.js';
 import type { CheckContext } from '../harness/check.js';
-import { checksOf } from './define.js';
+import { atRealSpeed, checksOf } from './define.js';
 
 const check = checksOf('sse');
 
 const terminalEvents = ['session.complete', 'session.failed', 'session.cancelled'];
 
-/** The pointer of the per-event schema of `GET /v1/sessions/{id}/events`. */
-function eventSchemaPointer(contract: Contract): string {
-  const operation = contract.operation('GET', '/v1/sessions/x/events')!;
+/** The pointer of the per-event schema of the `text/event-stream` answer of `GET path` (a session's events or summary). */
+export function eventSchemaPointer(contract: Contract, path = '/v1/sessions/x/events'): string {
+  const operation = contract.operation('GET', path)!;
   const response = resolve(contract.document, childPointer(operation.pointer, 'responses', '200'));
   return childPointer(
     resolve(contract.document, childPointer(response.pointer, 'content', 'text/event-stream')).pointer,
@@ -194,7 +194,7 @@ export const streamRun = check('stream-run', ['SSE-001', 'SSE-002', 'SSE-003', '
       .filter((event) => event.event === 'round.complete')
       .map((event) => (JSON.parse(event.data) as { round?: number }).round);
     const roundsInOrder = rounds.every((round, index) => round === index + 1);
-    const closes = await streamCloses(ctx, session.id);
+    const closes = await endsByItself(ctx, `/v1/sessions/${session.id}/events`);
     ctx.expect(
       'SSE-006',
       events[0]?.retry !== undefined && roundsInOrder && events.at(-1) === terminal && closes,
@@ -214,19 +214,6 @@ export const streamRun = check('stream-run', ['SSE-001', 'SSE-002', 'SSE-003', '
     );
   },
 });
-
-/** Whether a fresh request for a finished session's stream ends by itself. */
-async function streamCloses(ctx: CheckContext, id: string): Promise<boolean> {
-  try {
-    await ctx.http.get(`/v1/sessions/${id}/events`, { timeoutMs: ctx.pace.wait(5_000) });
-    return true;
-  } catch (error) {
-    if (error instanceof TransportError) {
-      return false;
-    }
-    throw error;
-  }
-}
 
 export const resume = check('resume', ['SSE-004'], {
   title: 'A reconnect with Last-Event-ID loses and repeats nothing',
@@ -281,48 +268,46 @@ export const finite = check('finite', ['SSE-007'], {
   preconditions: ['live'],
   // At real speed a ten-round session is still running when the finite stream must already have closed.
   phase: 'exclusive',
-  async run(ctx) {
-    await ctx.clock.withScale(1, async () => {
-      const session = await startMarkedSession(ctx, 'finite', 10);
-      for (const moment of ['while running', 'once cancelled']) {
-        if (moment === 'once cancelled') {
-          await ctx.http.post(`/v1/sessions/${session.id}/cancel`);
-        }
-        try {
-          const exchange = await ctx.http.get(`/v1/sessions/${session.id}/events`, {
-            query: { finite: 'true' },
-            timeoutMs: ctx.pace.wait(3_000),
-          });
-          const events = parseEventStream(exchange.response?.body ?? '').events;
-          const ended = moment === 'while running' || terminalEvents.includes(events.at(-1)?.event ?? '');
-          ctx.expect(
-            'SSE-007',
-            exchange.response?.status === 200 && ended,
-            {
-              kind: 'sequence',
-              message: `finite=true ${moment}: ${events.length} events, last ${events.at(-1)?.event ?? 'none'}`,
-              expected: 'a closed stream, ending with the terminal event once the session ended',
-              got: events.map((event) => event.event),
-              evidence: exchange,
-            },
-            `finite=true ${moment}: ${events.length} events, then closed`,
-          );
-        } catch (error) {
-          if (!(error instanceof TransportError)) {
-            throw error;
-          }
-          ctx.fail('SSE-007', {
-            kind: 'timing',
-            message: `finite=true ${moment}: the stream stayed open`,
-            expected: 'closed within 3 s',
-            got: error.exchange.error,
-            evidence: error.exchange,
-          });
-        }
+  run: atRealSpeed(async (ctx) => {
+    const session = await startMarkedSession(ctx, 'finite', 10);
+    for (const moment of ['while running', 'once cancelled']) {
+      if (moment === 'once cancelled') {
+        await ctx.http.post(`/v1/sessions/${session.id}/cancel`);
       }
-      await discard(ctx.http, session.id);
-    });
-  },
+      try {
+        const exchange = await ctx.http.get(`/v1/sessions/${session.id}/events`, {
+          query: { finite: 'true' },
+          timeoutMs: ctx.pace.wait(3_000),
+        });
+        const events = parseEventStream(exchange.response?.body ?? '').events;
+        const ended = moment === 'while running' || terminalEvents.includes(events.at(-1)?.event ?? '');
+        ctx.expect(
+          'SSE-007',
+          exchange.response?.status === 200 && ended,
+          {
+            kind: 'sequence',
+            message: `finite=true ${moment}: ${events.length} events, last ${events.at(-1)?.event ?? 'none'}`,
+            expected: 'a closed stream, ending with the terminal event once the session ended',
+            got: events.map((event) => event.event),
+            evidence: exchange,
+          },
+          `finite=true ${moment}: ${events.length} events, then closed`,
+        );
+      } catch (error) {
+        if (!(error instanceof TransportError)) {
+          throw error;
+        }
+        ctx.fail('SSE-007', {
+          kind: 'timing',
+          message: `finite=true ${moment}: the stream stayed open`,
+          expected: 'closed within 3 s',
+          got: error.exchange.error,
+          evidence: error.exchange,
+        });
+      }
+    }
+    await discard(ctx.http, session.id);
+  }),
 });
 
 export const sseChecks = [streamRun, resume, finite];

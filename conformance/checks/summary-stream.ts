@@ -3,29 +3,18 @@
  * a real EventSource client to its `summary.final`, then resumed from its first event.
  * @module
  */
-import { childPointer, resolve } from '../../src/contract/pointer.js';
-import type { Contract } from '../harness/contract.js';
 import { mediaTypeOf } from '../harness/exchange.js';
 import { readEventStream, type StreamReading } from '../harness/event-stream.js';
-import { TransportError } from '../harness/http.js';
-import { startMarkedSession } from '../harness/sessions.js';
+import { endsByItself, startMarkedSession } from '../harness/sessions.js';
 import { dataSchemaOf } from '../harness/validate-exchange.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
+import { eventSchemaPointer } from './sse.js';
 
 const check = checksOf('summary-stream');
 
 const names = ['summary.update', 'summary.final'];
 const rounds = 2;
-
-function summarySchemaPointer(contract: Contract): string {
-  const operation = contract.operation('GET', '/v1/sessions/x/summary')!;
-  const response = resolve(contract.document, childPointer(operation.pointer, 'responses', '200'));
-  return childPointer(
-    resolve(contract.document, childPointer(response.pointer, 'content', 'text/event-stream')).pointer,
-    'schema',
-  );
-}
 
 function read(ctx: CheckContext, id: string, lastEventId?: string): Promise<StreamReading> {
   return readEventStream({
@@ -43,7 +32,7 @@ function read(ctx: CheckContext, id: string, lastEventId?: string): Promise<Stre
 
 /** The data members that break the event's schema, per event. */
 function badData(ctx: CheckContext, reading: StreamReading): unknown[] {
-  const pointer = summarySchemaPointer(ctx.contract);
+  const pointer = eventSchemaPointer(ctx.contract, '/v1/sessions/x/summary');
   return reading.events.flatMap((event) => {
     const data = dataSchemaOf(ctx.contract, pointer, event.type);
     try {
@@ -58,19 +47,6 @@ function badData(ctx: CheckContext, reading: StreamReading): unknown[] {
       return [{ event: event.type, errors: ['data is not JSON'] }];
     }
   });
-}
-
-/** Whether a fresh request for a finished session's summary ends by itself. */
-async function closes(ctx: CheckContext, id: string): Promise<boolean> {
-  try {
-    await ctx.http.get(`/v1/sessions/${id}/summary`, { timeoutMs: ctx.pace.wait(5_000) });
-    return true;
-  } catch (error) {
-    if (error instanceof TransportError) {
-      return false;
-    }
-    throw error;
-  }
 }
 
 export const summaryRun = check('run', ['SUMM-001', 'SUMM-002', 'SUMM-003'], {
@@ -110,7 +86,9 @@ export const summaryRun = check('run', ['SUMM-001', 'SUMM-002', 'SUMM-003'], {
       updates.every((round, index) => index === 0 || (round as number) >= (updates[index - 1] as number)) &&
       Array.from({ length: rounds }, (_, index) => index + 1).every((round) => updates.includes(round));
     const ended =
-      finals.length === 1 && reading.events.at(-1)?.type === 'summary.final' && (await closes(ctx, session.id));
+      finals.length === 1 &&
+      reading.events.at(-1)?.type === 'summary.final' &&
+      (await endsByItself(ctx, `/v1/sessions/${session.id}/summary`));
     ctx.expect(
       'SUMM-002',
       inOrder && ended,

@@ -12,6 +12,7 @@ import { marker } from '../harness/sessions.js';
 import { statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
+import { failure } from '../harness/observations.js';
 
 const check = checksOf('webhooks');
 
@@ -107,13 +108,8 @@ export const unversionedPaths = check('unversioned-paths', ['HOOK-016', 'HOOK-01
     const label = marker('unversioned webhook');
     const created = await create(ctx, '/webhooks', label, ['session.complete']);
     if ('refused' in created) {
-      ctx.fail('HOOK-016', {
-        kind: 'status',
-        message: `POST /webhooks answered ${statusOf(created.refused)}`,
-        expected: 201,
-        got: statusOf(created.refused),
-        evidence: created.refused,
-      });
+      const status = statusOf(created.refused);
+      ctx.fail('HOOK-016', failure('status', `POST /webhooks answered ${status}`, 201, status, created.refused));
       ctx.skip('HOOK-017', 'no subscription could be created at /webhooks');
       return;
     }

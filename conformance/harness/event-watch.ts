@@ -113,3 +113,33 @@ export async function expectEvent(
   );
   return found;
 }
+
+/** Subscribes to `event` for `requirement`, or records why the requirement cannot be judged and gives nothing. */
+export async function watchEventFor(
+  ctx: CheckContext,
+  requirement: string,
+  event: string,
+): Promise<Subscription | undefined> {
+  const watch = await watchEvent(ctx, event);
+  if ('skip' in watch) {
+    ctx.skip(requirement, watch.skip);
+    return undefined;
+  }
+  return watch.subscription;
+}
+
+/** `expectEvent` on what `watch` subscribed, or the skip it carries when it subscribed nothing. */
+export async function expectWatchedEvent(
+  ctx: CheckContext,
+  requirement: string,
+  watch: Watch,
+  event: string,
+  matches: (data: Record<string, unknown>) => boolean,
+  cause: string,
+): Promise<void> {
+  if ('skip' in watch) {
+    ctx.skip(requirement, watch.skip);
+  } else {
+    await expectEvent(ctx, requirement, watch.subscription, event, matches, cause);
+  }
+}

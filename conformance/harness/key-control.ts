@@ -62,6 +62,16 @@ function givenTierKey(ctx: CheckContext, tier: string): ProvisionedKey | undefin
  * A new workspace and its key, or the reason there is none (a skip reason). A target without the key
  * routes can still serve a request for a tier alone with a key the profile names.
  */
+/** A key of a workspace of its own whose balance (1 credit) no session's estimate fits in, or `requirement` skipped. */
+export async function poorKeyFor(ctx: CheckContext, requirement: string): Promise<ProvisionedKey | undefined> {
+  const poor = await provisionKey(ctx, { credits: 1 });
+  if (typeof poor === 'string') {
+    ctx.skip(requirement, poor);
+    return undefined;
+  }
+  return poor;
+}
+
 export async function provisionKey(ctx: CheckContext, settings: KeySettings = {}): Promise<ProvisionedKey | string> {
   const missing = keyControlMissing(ctx);
   const lowCredit = ctx.profile.lowCreditKey;

@@ -60,6 +60,17 @@ export function evidenceList(evidence: Exchange | readonly Exchange[] | undefine
   return isExchangeList(evidence) ? evidence : [evidence];
 }
 
+/** A failure in one expression: its kind, the message, what was expected, what came, and the exchanges that show it. */
+export function failure(
+  kind: FailureKind,
+  message: string,
+  expected: unknown,
+  got: unknown,
+  evidence?: Exchange | readonly Exchange[],
+): Failure {
+  return evidence === undefined ? { kind, message, expected, got } : { kind, message, expected, got, evidence };
+}
+
 /** Folds observations into one status: any failure fails; else an error; else a pass; else a skip. */
 export function foldStatus(observations: readonly Observation[]): Status {
   const outcomes = new Set(observations.map((observation) => observation.outcome));

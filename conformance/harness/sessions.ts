@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { CheckContext } from './check.js';
 import type { Contract } from './contract.js';
 import { type Exchange, jsonOf } from './exchange.js';
-import type { HttpClient } from './http.js';
+import { type HttpClient, TransportError } from './http.js';
 import { SetupFailure } from './observations.js';
 import type { StartVariant } from './profiles.js';
 
@@ -92,6 +92,37 @@ export function startMarkedSession(
   rounds: number,
 ): Promise<StartedSession> {
   return startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker(purpose), rounds));
+}
+
+/** A marked session of `rounds` rounds, cancelled at once: one in a state that ends it, for what an ended session refuses. */
+export async function startCancelledSession(
+  ctx: Pick<CheckContext, 'http' | 'contract' | 'target'>,
+  purpose: string,
+  rounds: number,
+): Promise<StartedSession> {
+  const started = await startMarkedSession(ctx, purpose, rounds);
+  await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
+  return started;
+}
+
+/** Whether a fresh request for `path` (a finished session's stream) ends by itself within the pace's wait. */
+export async function endsByItself(ctx: Pick<CheckContext, 'http' | 'pace'>, path: string): Promise<boolean> {
+  try {
+    await ctx.http.get(path, { timeoutMs: ctx.pace.wait(5_000) });
+    return true;
+  } catch (error) {
+    if (error instanceof TransportError) {
+      return false;
+    }
+    throw error;
+  }
+}
+
+/** Captures the `index`-th (from 0) numbered decision of a conformance run on the session. */
+export function captureNumberedDecision(client: HttpClient, sessionId: string, index: number): Promise<Exchange> {
+  return client.post(`/v1/sessions/${sessionId}/decisions`, {
+    decision: `Decision ${index + 1} of a conformance run.`,
+  });
 }
 
 export async function readSession(

@@ -62,6 +62,21 @@ export async function subscribeToCancellations(
   return { created, id: typeof id === 'string' ? id : undefined };
 }
 
+/** Subscribes like `subscribe`, or records for each of `requirements` why it could not (the refusal) and gives nothing. */
+export async function subscribeFor(
+  ctx: CheckContext,
+  requirements: readonly string[],
+  events: readonly string[],
+  answer: Answer = 200,
+): Promise<Subscription | undefined> {
+  const subscribed = await subscribe(ctx, events, answer);
+  if ('refused' in subscribed) {
+    requirements.forEach((requirement) => ctx.skip(requirement, refusalReason(subscribed.refused)));
+    return undefined;
+  }
+  return subscribed.subscription;
+}
+
 /** The reason a check skips when the target refuses the receiver's URL. */
 export function refusalReason(refused: Exchange): string {
   return `the target refused a subscription to the suite's receiver on 127.0.0.1 (${refused.response?.status}); the reference server does with \`boardkit serve --allow-loopback-webhooks\``;
