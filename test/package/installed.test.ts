@@ -145,7 +145,10 @@ async function docsPrograms(): Promise<Map<string, string>> {
   const programs = new Map<string, string>();
   for (const page of pages) {
     const markdown = await readFile(join(packaged, page), 'utf8');
-    const blocks = [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
+    // A test file of docs/testing.md is run by its test runner (the `library` row), not compiled here.
+    const blocks = [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)]
+      .map((match) => match[1] ?? '')
+      .filter((block) => !/from '(vitest|@jest\/globals)'/.test(block));
     if (blocks.some((block) => /from '(boardkit|@modelcontextprotocol\/sdk)/.test(block))) {
       programs.set(`docs-${page.replace(/\W+/g, '-')}.ts`, blocks.join('\n'));
     }
