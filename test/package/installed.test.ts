@@ -457,7 +457,11 @@ const quickPaths: QuickPath[] = [
       expect(example).toContain('runConformance');
       await writeFile(inProject('board.test.ts'), example);
       const vitest = inProject('node_modules', 'vitest', 'vitest.mjs');
-      const result = await run(process.execPath, [vitest, 'run', 'board.test.ts'], project, env);
+      // Without vitest's own results cache, which it keeps inside node_modules.
+      const result = await run(process.execPath, [vitest, 'run', '--no-cache', 'board.test.ts'], project, {
+        ...env,
+        NO_COLOR: '1',
+      });
       expect({ code: result.code, out: result.stdout.slice(-2000) }).toMatchObject({ code: 0 });
       expect(result.stdout).toMatch(/Tests\s+3 passed/);
     },
