@@ -3,6 +3,7 @@
  * schedules) and the webhook event lists each webhook belongs to (`x-event-lists`), as Markdown.
  * @module
  */
+import { eventListsOf } from '../contract/extensions.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { listOperations } from '../contract/operations.js';
 import { childPointer, pointerOf, valueAt } from '../contract/pointer.js';
@@ -136,15 +137,12 @@ export function announcedIn(document: OpenApiDocument, name: string): string {
 /** Which published event list names each webhook (`x-event-lists` on the webhook operations). */
 export function eventListMatrix(document: OpenApiDocument): string {
   const webhooks = listOperations(document).filter((entry) => entry.source === 'webhooks');
-  const listed = webhooks.filter((entry) => Array.isArray((entry.operation as Node)['x-event-lists']));
-  const lists = [...new Set(listed.flatMap((entry) => (entry.operation as Node)['x-event-lists'] as number[]))].sort(
-    (a, b) => a - b,
-  );
+  const lists = [...new Set(webhooks.flatMap((entry) => eventListsOf(entry.operation)))].sort((a, b) => a - b);
   if (lists.length === 0) {
     return '';
   }
   const rows = webhooks.map((entry) => {
-    const inLists = ((entry.operation as Node)['x-event-lists'] as number[] | undefined) ?? [];
+    const inLists = eventListsOf(entry.operation);
     const note =
       inLists.length > 0 ? '' : entry.operation.deprecated === true ? 'deprecated; in no list' : 'in no list';
     return [code(entry.path), ...lists.map((list) => (inLists.includes(list) ? 'yes' : '')), note];

@@ -4,6 +4,7 @@
  * from the `x-provenance: variant` marks, so a new variant shows up here when the contract is bundled.
  * @module
  */
+import { aliasOf } from '../contract/extensions.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import type { ContractExample } from '../contract/examples.js';
 import { listOperations } from '../contract/operations.js';
@@ -119,12 +120,12 @@ function unionEnumEncoding(document: OpenApiDocument, pointer: string, reach: Re
 
 function aliasEncoding(document: OpenApiDocument): VariantEncoding | undefined {
   const operations = listOperations(document);
-  const aliases = operations.filter((entry) => typeof (entry.operation as Node)['x-alias-of'] === 'string');
+  const aliases = operations.filter((entry) => aliasOf(entry.operation) !== undefined);
   if (aliases.length === 0) {
     return undefined;
   }
   const rows = aliases.map((entry) => {
-    const target = operations.find((candidate) => candidate.operationId === (entry.operation as Node)['x-alias-of']);
+    const target = operations.find((candidate) => candidate.operationId === aliasOf(entry.operation));
     return [
       code(operationLabel(entry)),
       target === undefined ? '' : code(operationLabel(target)),
