@@ -66,7 +66,7 @@ function stubOf(document: OpenApiDocument, entry: OperationEntry & { operationId
       : [' *', ` * An alias of \`${alias}\`: the map may give it that operation's handler.`]),
     ' * @module',
     ' */',
-    `import type { Handler } from ${quoted('../handler-types.js')};`,
+    `import type { Handler } from ${quoted('../../ports/handlers.js')};`,
     `import { notImplemented } from ${quoted('../not-implemented.js')};`,
     '',
     `export const ${operationId}: Handler<'${operationId}'> = () => notImplemented('${operationId}');`,

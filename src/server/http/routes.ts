@@ -14,8 +14,8 @@ import { rateLimitBucketOf } from '../../contract/extensions.js';
 import type { OpenApiDocument } from '../../contract/load.js';
 import { listOperations, type HttpMethod } from '../../contract/operations.js';
 import { childPointer, resolve } from '../../contract/pointer.js';
-import type { RateLimitBucket } from '../domain/rate-limit.js';
-import type { OperationId } from './handler-types.js';
+import type { OperationId } from '../ports/handlers.js';
+import type { RateLimitBucket } from '../ports/services.js';
 import { internalError } from '../core/internal-errors.js';
 
 export type ParameterLocation = 'path' | 'query' | 'header';
