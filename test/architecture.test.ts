@@ -69,6 +69,17 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(/(?:\bfrom|\bimport\()\s*'([^']+)'/g)].map((match) => match[1] ?? '');
 }
 
+/** What a module imports: a module of src/ by its path there (`contract/sse.js`), a package by its name. */
+function importTargets(file: string): string[] {
+  return importsOf(file).map((specifier) =>
+    specifier.startsWith('.')
+      ? relative(src, resolve(dirname(file), specifier))
+          .split(sep)
+          .join('/')
+      : specifier,
+  );
+}
+
 const files = [...sources(src), ...sources(conformance)];
 
 describe('layers', () => {
@@ -111,15 +122,7 @@ describe('layers', () => {
 
   test('the client imports nothing but openapi-fetch, the generated types and the event-stream reader', () => {
     const clientFiles = [join(src, 'client.ts'), ...sources(join(src, 'client'))];
-    const imports = clientFiles.flatMap((file) =>
-      importsOf(file).map((specifier) =>
-        specifier.startsWith('.')
-          ? relative(src, resolve(dirname(file), specifier))
-              .split(sep)
-              .join('/')
-          : specifier,
-      ),
-    );
+    const imports = clientFiles.flatMap(importTargets);
     expect([...new Set(imports.filter((specifier) => !/^(client|generated\/)/.test(specifier)))].sort()).toEqual([
       'contract/sse.js',
       'openapi-fetch',
@@ -181,15 +184,7 @@ describe('server layers', () => {
   });
 
   test('the ports are a leaf: nothing else of the server, type-only imports included, and only types', () => {
-    const imported = portFiles.flatMap((file) =>
-      importsOf(file).map((specifier) =>
-        specifier.startsWith('.')
-          ? relative(src, resolve(dirname(file), specifier))
-              .split(sep)
-              .join('/')
-          : specifier,
-      ),
-    );
+    const imported = portFiles.flatMap(importTargets);
     const outside = imported.filter((target) => !target.startsWith('server/ports/'));
     expect(outside.filter((target) => target.startsWith('server/'))).toEqual([]);
     // Beyond each other, the ports name only the layers below the server and the packages it is built on.
