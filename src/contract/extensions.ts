@@ -5,7 +5,8 @@
  * here, so a value lives in the contract only. Each reader checks the members it returns and throws a
  * `ContractExtensionError` naming the first one missing or mistyped; it reads a document once. The
  * extensions of single nodes (`x-alias-of`, `x-rate-limit-bucket`, `x-event-lists`, `x-deprecated-since`,
- * `x-problem-slug`, `x-stream-example`) are read here too, tolerantly, at the end.
+ * `x-problem-slug`, `x-stream-example`, `x-provenance`, `x-published-on`) are read here too, tolerantly, at
+ * the end.
  * @module
  */
 import type { OpenApiDocument } from './openapi-objects.js';
@@ -238,3 +239,9 @@ export const problemSlugOf = (response: object): string | undefined => textAt(re
 
 /** `x-stream-example` on an event-stream media type: the text of a whole stream of a short run. */
 export const streamExampleOf = (media: object): string | undefined => textAt(media, 'x-stream-example');
+
+/** `x-provenance` on any node: whether the seed states it, we designed it, or it is a published variant. */
+export const provenanceOf = (node: object): string | undefined => textAt(node, 'x-provenance');
+
+/** `x-published-on` beside `x-provenance: variant`: the published page that states the variant. */
+export const publishedOn = (node: object): string | undefined => textAt(node, 'x-published-on');

@@ -3,7 +3,7 @@
  * which operations answer each problem type and an example body of each.
  * @module
  */
-import { problemSlugOf } from '../contract/extensions.js';
+import { problemSlugOf, provenanceOf } from '../contract/extensions.js';
 import type { ResponseObject } from '../contract/openapi-objects.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { listOperations, type OperationEntry } from '../contract/operations.js';
@@ -72,7 +72,7 @@ function membersTable(document: OpenApiDocument): string {
     code(name),
     textOf(schema['type']),
     required.includes(name) ? 'yes' : '',
-    textOf(schema['x-provenance'] ?? problem['x-provenance']),
+    textOf(provenanceOf(schema) ?? provenanceOf(problem)),
     firstSentence(schema['description'] as string | undefined),
   ]);
   return table(['member', 'type', 'required', 'provenance', 'meaning'], rows);

@@ -3,7 +3,7 @@
  * schedules) and the webhook event lists each webhook belongs to (`x-event-lists`), as Markdown.
  * @module
  */
-import { eventListsOf } from '../contract/extensions.js';
+import { eventListsOf, provenanceOf, publishedOn } from '../contract/extensions.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { listOperations } from '../contract/operations.js';
 import { childPointer, pointerOf, valueAt } from '../contract/pointer.js';
@@ -45,8 +45,8 @@ function variantNodes(value: unknown, pointer: string, parentIsArray: boolean, f
   if (!isNode(value)) {
     return;
   }
-  if (value['x-provenance'] === 'variant') {
-    const page = typeof value['x-published-on'] === 'string' ? value['x-published-on'] : undefined;
+  if (provenanceOf(value) === 'variant') {
+    const page = publishedOn(value);
     found.push({ pointer, group: parentIsArray ? pointer.slice(0, pointer.lastIndexOf('/')) : pointer, page });
   }
   for (const [key, child] of Object.entries(value)) {
