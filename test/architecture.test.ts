@@ -66,7 +66,18 @@ function sources(folder: string): string[] {
 /** Static and dynamic import specifiers of a module. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:from|import\()\s*'([^']+)'/g)].map((match) => match[1] ?? '');
+  return [...text.matchAll(/(?:\bfrom|\bimport\()\s*'([^']+)'/g)].map((match) => match[1] ?? '');
+}
+
+/** What a module imports: a module of src/ by its path there (`contract/sse.js`), a package by its name. */
+function importTargets(file: string): string[] {
+  return importsOf(file).map((specifier) =>
+    specifier.startsWith('.')
+      ? relative(src, resolve(dirname(file), specifier))
+          .split(sep)
+          .join('/')
+      : specifier,
+  );
 }
 
 const files = [...sources(src), ...sources(conformance)];
@@ -111,15 +122,7 @@ describe('layers', () => {
 
   test('the client imports nothing but openapi-fetch, the generated types and the event-stream reader', () => {
     const clientFiles = [join(src, 'client.ts'), ...sources(join(src, 'client'))];
-    const imports = clientFiles.flatMap((file) =>
-      importsOf(file).map((specifier) =>
-        specifier.startsWith('.')
-          ? relative(src, resolve(dirname(file), specifier))
-              .split(sep)
-              .join('/')
-          : specifier,
-      ),
-    );
+    const imports = clientFiles.flatMap(importTargets);
     expect([...new Set(imports.filter((specifier) => !/^(client|generated\/)/.test(specifier)))].sort()).toEqual([
       'contract/sse.js',
       'openapi-fetch',
@@ -142,25 +145,27 @@ describe('the library entry stays light', () => {
 });
 
 /**
- * The reference server's inner layers, "never upward": `core` (the vocabulary: clock, ids, problems,
- * cursors), `store` (SQLite), `domain` (sessions, webhooks, credits, shares, MCP, provisioning), `http`
- * (routes, validation, dispatch, idempotency, streams, limits, auth). `services.ts` holds the interfaces
- * they share, types only; `server.ts` and `server-options.ts` compose them. Keep in step with
- * docs/architecture.md.
+ * The reference server's inner layers, "never upward": `ports` (the interfaces every layer programs
+ * against: `Services` and its parts, the store's tables and records, the handler map, the app's options;
+ * types only, a leaf), `core` (the vocabulary: clock, ids, problems, cursors), `store` (SQLite), `domain`
+ * (sessions, webhooks, credits, shares, MCP, provisioning), `http` (routes, validation, dispatch,
+ * idempotency, streams, limits, auth); `server.ts` and `server-options.ts` compose them. Keep in step
+ * with docs/architecture.md.
  */
 const serverLayers: Record<string, string[]> = {
-  core: [],
-  store: ['core'],
-  domain: ['core', 'store', 'services.ts'],
-  http: ['core', 'store', 'domain', 'services.ts'],
-  'services.ts': ['core', 'store', 'domain'],
-  'server-options.ts': ['core', 'store', 'domain', 'http', 'services.ts'],
-  'server.ts': ['core', 'store', 'domain', 'http', 'services.ts', 'server-options.ts'],
+  ports: [],
+  core: ['ports'],
+  store: ['core', 'ports'],
+  domain: ['core', 'store', 'ports'],
+  http: ['core', 'store', 'domain', 'ports'],
+  'server-options.ts': ['core', 'store', 'domain', 'http', 'ports'],
+  'server.ts': ['core', 'store', 'domain', 'http', 'ports', 'server-options.ts'],
 };
 
 const serverRoot = join(src, 'server');
 const serverLayerOf = (file: string): string => relative(serverRoot, file).split(sep)[0] ?? '';
 const serverFiles = sources(serverRoot);
+const portFiles = sources(join(serverRoot, 'ports'));
 
 describe('server layers', () => {
   test('every server module belongs to a known layer', () => {
@@ -178,10 +183,21 @@ describe('server layers', () => {
     expect(crossings).toEqual([]);
   });
 
-  test('the shared interfaces are types only', () => {
-    const text = readFileSync(join(serverRoot, 'services.ts'), 'utf8');
-    expect(text.match(/^import (?!type )/gm) ?? []).toEqual([]);
-    expect(text).not.toMatch(/^export (?:function|const|class)/m);
+  test('the ports are a leaf: nothing else of the server, type-only imports included, and only types', () => {
+    const imported = portFiles.flatMap(importTargets);
+    const outside = imported.filter((target) => !target.startsWith('server/ports/'));
+    expect(outside.filter((target) => target.startsWith('server/'))).toEqual([]);
+    // Beyond each other, the ports name only the layers below the server and the packages it is built on.
+    expect(
+      outside.filter(
+        (target) => !/^(contract|generated|board|webhooks)\/|^(node:|fastify$|better-sqlite3$)/.test(target),
+      ),
+    ).toEqual([]);
+    for (const file of portFiles) {
+      const text = readFileSync(file, 'utf8');
+      expect(text.match(/^import (?!type )/gm) ?? []).toEqual([]);
+      expect(text).not.toMatch(/^export (?:function|const|class|enum|let|var)/m);
+    }
   });
 });
 

@@ -3,6 +3,8 @@
  * exchanges that justify it, and the sweeps (contract, problems, versioning) read them all at the end.
  * @module
  */
+/** The checks read an answer's media type from the harness; it is the contract layer's reading. */
+export { mediaTypeOf } from '../../src/contract/documented-response.js';
 
 export interface RecordedRequest {
   method: string;
@@ -77,12 +79,6 @@ export function headersOf(headers: Headers): Record<string, string> {
     record[name.toLowerCase()] = value;
   });
   return record;
-}
-
-/** The media type of a Content-Type value without parameters, lower case (RFC 9110 §8.3.1). */
-export function mediaTypeOf(contentType: string | undefined): string | undefined {
-  const essence = contentType?.split(';')[0]?.trim().toLowerCase();
-  return essence === '' ? undefined : essence;
 }
 
 /** The parsed JSON body of an exchange, or `undefined` when it is not JSON. */

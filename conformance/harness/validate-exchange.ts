@@ -4,7 +4,14 @@
  * and every declared header matches its schema, and the body (or each event of a stream) matches its schema.
  * @module
  */
-import type { HeaderObject, MediaTypeObject, ResponseObject } from '../../src/contract/openapi-objects.js';
+import {
+  bodySchemaOf,
+  documentedHeaders,
+  documentedResponse,
+  documentedStatuses,
+  headerValue,
+  type DocumentedResponse,
+} from '../../src/contract/documented-response.js';
 import { childPointer, resolve } from '../../src/contract/pointer.js';
 import type { OperationEntry } from '../../src/contract/operations.js';
 import { parseEventStream } from '../../src/contract/sse.js';
@@ -21,33 +28,8 @@ export interface Violation {
 /** Headers the versioning sweep owns (VER-001), left out here so one fault fails one requirement. */
 const headersCheckedElsewhere = new Set(['x-service-api-version']);
 
-/** Header values arrive as text; the contract types some as integers or booleans (OAS `simple` style). */
-function coerceHeader(value: string, schema: Record<string, unknown>): unknown {
-  const type = schema['type'];
-  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value.trim())) {
-    return Number(value.trim());
-  }
-  if (type === 'boolean' && (value === 'true' || value === 'false')) {
-    return value === 'true';
-  }
-  return value;
-}
-
 function errorsText(errors: ReadonlyArray<{ instancePath: string; message?: string }>): string[] {
   return errors.slice(0, 8).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`.trim());
-}
-
-export function documentedResponse(
-  contract: Contract,
-  operation: OperationEntry,
-  status: number,
-): { pointer: string; node: ResponseObject } | undefined {
-  const responses = operation.operation.responses ?? {};
-  const code = String(status);
-  const key = [code, `${code[0]}XX`].find((candidate) => candidate in responses);
-  return key === undefined
-    ? undefined
-    : resolve<ResponseObject>(contract.document, childPointer(operation.pointer, 'responses', key));
 }
 
 export function validateExchange(contract: Contract, operation: OperationEntry, exchange: Exchange): Violation[] {
@@ -55,13 +37,13 @@ export function validateExchange(contract: Contract, operation: OperationEntry, 
   if (response === undefined) {
     return [];
   }
-  const documented = documentedResponse(contract, operation, response.status);
+  const documented = documentedResponse(contract.document, operation.pointer, response.status);
   if (documented === undefined) {
     return [
       {
         requirement: 'CONT-001',
         message: `${operation.operationId ?? operation.path} does not document status ${response.status}`,
-        expected: Object.keys(operation.operation.responses ?? {}),
+        expected: documentedStatuses(contract.document, operation.pointer),
         got: response.status,
       },
     ];
@@ -74,19 +56,19 @@ export function validateExchange(contract: Contract, operation: OperationEntry, 
 
 function headerViolations(
   contract: Contract,
-  documented: { pointer: string; node: ResponseObject },
+  documented: DocumentedResponse,
   headers: Record<string, string>,
 ): Violation[] {
   const violations: Violation[] = [];
-  for (const name of Object.keys(documented.node.headers ?? {})) {
+  for (const header of documentedHeaders(contract.document, documented)) {
+    const { name } = header;
     const lower = name.toLowerCase();
     if (headersCheckedElsewhere.has(lower)) {
       continue;
     }
-    const header = resolve<HeaderObject>(contract.document, childPointer(documented.pointer, 'headers', name));
     const value = headers[lower];
     if (value === undefined) {
-      if (header.node.required === true) {
+      if (header.required) {
         violations.push({
           requirement: 'CONT-003',
           message: `required header ${name} is missing`,
@@ -96,12 +78,10 @@ function headerViolations(
       }
       continue;
     }
-    if (header.node.schema === undefined) {
+    if (header.schema === undefined) {
       continue;
     }
-    const schemaPointer = childPointer(header.pointer, 'schema');
-    const schema = resolve<Record<string, unknown>>(contract.document, schemaPointer).node;
-    const result = contract.validator.validate(schemaPointer, coerceHeader(value, schema));
+    const result = contract.validator.validate(header.schema, headerValue(header, value));
     if (!result.valid) {
       violations.push({
         requirement: 'CONT-003',
@@ -114,14 +94,9 @@ function headerViolations(
   return violations;
 }
 
-function bodyViolations(
-  contract: Contract,
-  documented: { pointer: string; node: ResponseObject },
-  exchange: Exchange,
-): Violation[] {
+function bodyViolations(contract: Contract, documented: DocumentedResponse, exchange: Exchange): Violation[] {
   const response = exchange.response!;
-  const content = documented.node.content ?? {};
-  const documentedTypes = Object.keys(content);
+  const documentedTypes = documented.mediaTypes;
   const mediaType = mediaTypeOf(response.headers['content-type']);
   if (documentedTypes.length === 0) {
     return response.body === ''
@@ -145,11 +120,10 @@ function bodyViolations(
       },
     ];
   }
-  const media = resolve<MediaTypeObject>(contract.document, childPointer(documented.pointer, 'content', mediaType));
-  if (media.node.schema === undefined) {
+  const schemaPointer = bodySchemaOf(contract.document, documented, mediaType);
+  if (schemaPointer === undefined) {
     return [];
   }
-  const schemaPointer = childPointer(media.pointer, 'schema');
   if (mediaType === 'text/event-stream') {
     return streamViolations(contract, schemaPointer, response.body);
   }

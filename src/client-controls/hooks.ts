@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isoAt } from '../server/core/clock.js';
 import { apiVersionHeader } from '../server/domain/api-version.js';
-import type { Services } from '../server/services.js';
+import type { Services } from '../server/ports/services.js';
 import type { Journal } from './journal.js';
 import type { NextFaults, QueuedFault } from './next-faults.js';
 

@@ -7,7 +7,7 @@
  * @module
  */
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../server/services.js';
+import type { Services } from '../server/ports/services.js';
 import { registerJournalAndFaults } from './hooks.js';
 import { requestJournal } from './journal.js';
 import { nextFaults } from './next-faults.js';

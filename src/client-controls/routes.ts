@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalid, objectBody, registerControlRoutes } from '../control-plane/routes.js';
 import { isoAt, isScaledClock } from '../server/core/clock.js';
 import { ProblemError } from '../server/core/problems.js';
-import type { Services } from '../server/services.js';
+import type { Services } from '../server/ports/services.js';
 import { clientControlsPath as root } from './hooks.js';
 import type { Journal } from './journal.js';
 import type { NextFaults } from './next-faults.js';

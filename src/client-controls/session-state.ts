@@ -9,8 +9,8 @@ import { isoAt } from '../server/core/clock.js';
 import { notFound } from '../server/core/problems.js';
 import { transition } from '../server/domain/sessions/lifecycle.js';
 import { publishCancellation, reconcile } from '../server/domain/sessions/publish.js';
-import type { Services } from '../server/services.js';
-import type { StoredSession } from '../server/store/sessions.js';
+import type { StoredSession } from '../server/ports/records.js';
+import type { Services } from '../server/ports/services.js';
 
 export type ControlledState = 'failed' | 'cancelled';
 export const controlledStates: readonly ControlledState[] = ['failed', 'cancelled'];

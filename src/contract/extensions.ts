@@ -3,7 +3,10 @@
  * `x-webhook-delivery`, `x-mcp-tools`, `x-api-versions`, `x-rate-limit-buckets`, `x-availability` and
  * `x-deprecation-policy`. The server, the mock, the conformance suite and the webhook tools read them
  * here, so a value lives in the contract only. Each reader checks the members it returns and throws a
- * `ContractExtensionError` naming the first one missing or mistyped; it reads a document once.
+ * `ContractExtensionError` naming the first one missing or mistyped; it reads a document once. The
+ * extensions of single nodes (`x-alias-of`, `x-rate-limit-bucket`, `x-event-lists`, `x-deprecated-since`,
+ * `x-problem-slug`, `x-stream-example`, `x-provenance`, `x-published-on`) are read here too, tolerantly, at
+ * the end.
  * @module
  */
 import type { OpenApiDocument } from './openapi-objects.js';
@@ -177,14 +180,23 @@ export const availableTiers = readOnce((document): string[] =>
 export interface DeprecationPolicy {
   breakingChanges: string;
   additiveChanges: string;
-  /** The published notice variants (seed "Versioning"). */
+  /** The published notice variants (seed "Versioning"), each stating its period in words. */
   notice: Array<{ variant: string; text: string }>;
+  /** `headers` (designed, optional): the headers a deprecated operation's answers carry; none when absent. */
+  headers: string[];
 }
 
-/** `x-deprecation-policy`: how the API changes and how long an old version stays. */
-export const deprecationPolicy = readOnce((document): DeprecationPolicy => {
+/**
+ * `x-deprecation-policy`: how the API changes and how long an old version stays; `undefined` for a
+ * contract without one (`boardkit diff` reads revisions that may predate it).
+ */
+export const deprecationPolicy = readOnce((document): DeprecationPolicy | undefined => {
   const name = 'x-deprecation-policy';
+  if ((document as Node)[name] === undefined) {
+    return undefined;
+  }
   const policy = member(document, '', [name], node);
+  const headers = policy['headers'] === undefined ? [] : member(policy, name, ['headers'], list);
   return {
     breakingChanges: member(policy, name, ['breaking_changes'], text),
     additiveChanges: member(policy, name, ['additive_changes'], text),
@@ -192,5 +204,44 @@ export const deprecationPolicy = readOnce((document): DeprecationPolicy => {
       variant: member(policy, name, ['notice', index, 'variant'], text),
       text: member(policy, name, ['notice', index, 'text'], text),
     })),
+    headers: headers.map((_, index) => member(policy, name, ['headers', index], text)),
   };
 });
+
+/*
+ * The extensions of one node of the contract (an operation, a response, a media type, a deprecated
+ * member), all designed. A node without one is the usual case, so these readers return `undefined` (or
+ * an empty list) for a member that is absent or of another type rather than throwing.
+ */
+
+const textAt = (object: object, name: string): string | undefined => {
+  const value = (object as Node)[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** `x-alias-of` on an operation: the operationId of the operation it publishes under a second path. */
+export const aliasOf = (operation: object): string | undefined => textAt(operation, 'x-alias-of');
+
+/** `x-rate-limit-bucket` on an operation: the bucket of `x-rate-limit-buckets` it counts in. */
+export const rateLimitBucketOf = (operation: object): string | undefined => textAt(operation, 'x-rate-limit-bucket');
+
+/** `x-event-lists` on a webhook operation: the published event lists (variant numbers) that name it. */
+export const eventListsOf = (operation: object): number[] => {
+  const lists = (operation as Node)['x-event-lists'];
+  return Array.isArray(lists) ? lists.filter((entry): entry is number => typeof entry === 'number') : [];
+};
+
+/** `x-deprecated-since` beside `deprecated: true`: the day (`YYYY-MM-DD`) the deprecation was announced. */
+export const deprecatedSince = (node: object): string | undefined => textAt(node, 'x-deprecated-since');
+
+/** `x-problem-slug` on a response component: the problem type (by slug) it answers with. */
+export const problemSlugOf = (response: object): string | undefined => textAt(response, 'x-problem-slug');
+
+/** `x-stream-example` on an event-stream media type: the text of a whole stream of a short run. */
+export const streamExampleOf = (media: object): string | undefined => textAt(media, 'x-stream-example');
+
+/** `x-provenance` on any node: whether the seed states it, we designed it, or it is a published variant. */
+export const provenanceOf = (node: object): string | undefined => textAt(node, 'x-provenance');
+
+/** `x-published-on` beside `x-provenance: variant`: the published page that states the variant. */
+export const publishedOn = (node: object): string | undefined => textAt(node, 'x-published-on');

@@ -7,10 +7,10 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { MediaTypeObject, ResponseObject } from './openapi-objects.js';
+import { bodySchemaOf, documentedResponse } from './documented-response.js';
 import type { OpenApiDocument } from './load.js';
 import { findOperation, type OperationEntry } from './operations.js';
-import { childPointer, resolve, valueAt } from './pointer.js';
+import { valueAt } from './pointer.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
 const addFormats = addFormatsModule.default;
@@ -31,7 +31,7 @@ export interface ContractValidator {
   /**
    * The validator of a response body, or `undefined` when that response declares no schema for the media
    * type. `operation` is an operationId or an entry of `listOperations`. The status is looked up exactly,
-   * then as a range (`4XX`, OAS 3.1 §4.8.16.2).
+   * then as a range (`4XX`), then as `default` (OAS 3.1 §4.8.16.2; `documented-response.ts`).
    */
   responseBody(
     operation: string | OperationEntry,
@@ -98,18 +98,9 @@ export function createContractValidator(
         `No operation ${typeof operation === 'string' ? operation : `${operation.method.toUpperCase()} ${operation.path}`} in the contract`,
       );
     }
-    const code = String(status);
-    const responses = entry.operation.responses ?? {};
-    const key = [code, `${code[0]}XX`].find((candidate) => candidate in responses);
-    if (key === undefined) {
-      return undefined;
-    }
-    const response = resolve<ResponseObject>(document, childPointer(entry.pointer, 'responses', key));
-    if (response.node.content?.[mediaType] === undefined) {
-      return undefined;
-    }
-    const media = resolve<MediaTypeObject>(document, childPointer(response.pointer, 'content', mediaType));
-    return media.node.schema === undefined ? undefined : schemaAt(childPointer(media.pointer, 'schema'));
+    const response = documentedResponse(document, entry.pointer, Number(status));
+    const schema = response === undefined ? undefined : bodySchemaOf(document, response, mediaType);
+    return schema === undefined ? undefined : schemaAt(schema);
   }
 
   return { schemaAt, validate, responseBody };

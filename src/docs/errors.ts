@@ -3,6 +3,7 @@
  * which operations answer each problem type and an example body of each.
  * @module
  */
+import { problemSlugOf, provenanceOf } from '../contract/extensions.js';
 import type { ResponseObject } from '../contract/openapi-objects.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { listOperations, type OperationEntry } from '../contract/operations.js';
@@ -25,9 +26,9 @@ function problemResponses(
       document,
       childPointer(entry.pointer, 'responses', status),
     );
-    const slug = node['x-problem-slug'];
+    const slug = problemSlugOf(node);
     const component = componentName(pointer, 'responses');
-    return typeof slug === 'string' && component !== undefined ? [{ status, component, slug }] : [];
+    return slug !== undefined && component !== undefined ? [{ status, component, slug }] : [];
   });
 }
 
@@ -71,7 +72,7 @@ function membersTable(document: OpenApiDocument): string {
     code(name),
     textOf(schema['type']),
     required.includes(name) ? 'yes' : '',
-    textOf(schema['x-provenance'] ?? problem['x-provenance']),
+    textOf(provenanceOf(schema) ?? provenanceOf(problem)),
     firstSentence(schema['description'] as string | undefined),
   ]);
   return table(['member', 'type', 'required', 'provenance', 'meaning'], rows);

@@ -3,6 +3,7 @@
  * part carries it and its value, `stated`, `variant` or `designed`.
  * @module
  */
+import { publishedOn } from '../contract/extensions.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { childPointer } from '../contract/pointer.js';
 import { operationLabel, placeLabel, pointerTokens } from './labels.js';
@@ -105,12 +106,12 @@ export function provenanceMarks(document: OpenApiDocument): ProvenanceMark[] {
     }
     for (const [key, child] of Object.entries(value)) {
       if (key === 'x-provenance') {
-        const page = (value as Record<string, unknown>)['x-published-on'];
-        const publishedOn = typeof page === 'string' ? { publishedOn: page } : {};
+        const page = publishedOn(value);
+        const published = page === undefined ? {} : { publishedOn: page };
         marks.push({
           pointer,
           provenance: String(child),
-          ...publishedOn,
+          ...published,
           ...classify(pointer, value as Record<string, unknown>),
         });
       } else if (key !== 'example' && key !== 'examples') {

@@ -3,6 +3,7 @@
  * schedules) and the webhook event lists each webhook belongs to (`x-event-lists`), as Markdown.
  * @module
  */
+import { eventListsOf, provenanceOf, publishedOn } from '../contract/extensions.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { listOperations } from '../contract/operations.js';
 import { childPointer, pointerOf, valueAt } from '../contract/pointer.js';
@@ -44,8 +45,8 @@ function variantNodes(value: unknown, pointer: string, parentIsArray: boolean, f
   if (!isNode(value)) {
     return;
   }
-  if (value['x-provenance'] === 'variant') {
-    const page = typeof value['x-published-on'] === 'string' ? value['x-published-on'] : undefined;
+  if (provenanceOf(value) === 'variant') {
+    const page = publishedOn(value);
     found.push({ pointer, group: parentIsArray ? pointer.slice(0, pointer.lastIndexOf('/')) : pointer, page });
   }
   for (const [key, child] of Object.entries(value)) {
@@ -136,15 +137,12 @@ export function announcedIn(document: OpenApiDocument, name: string): string {
 /** Which published event list names each webhook (`x-event-lists` on the webhook operations). */
 export function eventListMatrix(document: OpenApiDocument): string {
   const webhooks = listOperations(document).filter((entry) => entry.source === 'webhooks');
-  const listed = webhooks.filter((entry) => Array.isArray((entry.operation as Node)['x-event-lists']));
-  const lists = [...new Set(listed.flatMap((entry) => (entry.operation as Node)['x-event-lists'] as number[]))].sort(
-    (a, b) => a - b,
-  );
+  const lists = [...new Set(webhooks.flatMap((entry) => eventListsOf(entry.operation)))].sort((a, b) => a - b);
   if (lists.length === 0) {
     return '';
   }
   const rows = webhooks.map((entry) => {
-    const inLists = ((entry.operation as Node)['x-event-lists'] as number[] | undefined) ?? [];
+    const inLists = eventListsOf(entry.operation);
     const note =
       inLists.length > 0 ? '' : entry.operation.deprecated === true ? 'deprecated; in no list' : 'in no list';
     return [code(entry.path), ...lists.map((list) => (inLists.includes(list) ? 'yes' : '')), note];

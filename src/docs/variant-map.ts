@@ -4,6 +4,7 @@
  * from the `x-provenance: variant` marks, so a new variant shows up here when the contract is bundled.
  * @module
  */
+import { aliasOf, provenanceOf } from '../contract/extensions.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import type { ContractExample } from '../contract/examples.js';
 import { listOperations } from '../contract/operations.js';
@@ -119,16 +120,16 @@ function unionEnumEncoding(document: OpenApiDocument, pointer: string, reach: Re
 
 function aliasEncoding(document: OpenApiDocument): VariantEncoding | undefined {
   const operations = listOperations(document);
-  const aliases = operations.filter((entry) => typeof (entry.operation as Node)['x-alias-of'] === 'string');
+  const aliases = operations.filter((entry) => aliasOf(entry.operation) !== undefined);
   if (aliases.length === 0) {
     return undefined;
   }
   const rows = aliases.map((entry) => {
-    const target = operations.find((candidate) => candidate.operationId === (entry.operation as Node)['x-alias-of']);
+    const target = operations.find((candidate) => candidate.operationId === aliasOf(entry.operation));
     return [
       code(operationLabel(entry)),
       target === undefined ? '' : code(operationLabel(target)),
-      textOf((entry.operation as Node)['x-provenance']),
+      textOf(provenanceOf(entry.operation)),
       entry.operation.summary ?? '',
     ];
   });
@@ -162,7 +163,7 @@ function extensionEncodings(document: OpenApiDocument): VariantEncoding[] {
 export function collectVariantEncodings(document: OpenApiDocument): VariantEncoding[] {
   const reach = reachIndex(document);
   const validator = createContractValidator(document);
-  const sets = listVariantSets(document).filter((set) => nodeAt(document, set.pointer)['x-provenance'] === 'variant');
+  const sets = listVariantSets(document).filter((set) => provenanceOf(nodeAt(document, set.pointer)) === 'variant');
   const encodings = sets.map((set) => variantSetEncoding(document, set, reach, validator));
   const covered = new Set(encodings.flatMap((encoding) => encoding.covers));
   const variantMarks = provenanceMarks(document).filter((mark) => mark.provenance === 'variant');

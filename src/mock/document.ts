@@ -16,6 +16,7 @@
  * Everything else, every operation, schema and example, is the contract's own.
  * @module
  */
+import { streamExampleOf } from '../contract/extensions.js';
 import type { OpenApiDocument } from '../contract/load.js';
 import { childPointer, resolve } from '../contract/pointer.js';
 import { formatEvent, isEventStreamEvent } from '../contract/sse.js';
@@ -63,8 +64,8 @@ function serveEventStreamsAsText(document: OpenApiDocument): void {
   );
   for (const { pointer, node } of streams) {
     const texts: Record<string, { summary?: string; value: string }> = {};
-    const whole = node['x-stream-example'];
-    if (typeof whole === 'string') {
+    const whole = streamExampleOf(node);
+    if (whole !== undefined) {
       texts[streamExampleName] = { summary: 'A whole stream of a short run (x-stream-example)', value: whole };
     }
     for (const name of Object.keys((node['examples'] as object | undefined) ?? {})) {

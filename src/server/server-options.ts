@@ -5,14 +5,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { EnvelopeForm } from '../webhooks/events.js';
 import type { RetryScheduleName } from '../webhooks/retry.js';
-import type { Clock } from './core/clock.js';
-import type { ForwardSetting, Forwarding } from './domain/forward-webhooks.js';
+import type { ClientLimits, ResponseViolation } from './ports/app.js';
+import type { Tier } from './ports/records.js';
+import type { Clock, Forwarding, Services } from './ports/services.js';
+import type { SqliteDatabase } from './ports/store.js';
+import type { ForwardSetting } from './domain/forward-webhooks.js';
 import type { LegacyWebhook, LegacyWebhookSetting } from './domain/legacy-webhooks.js';
 import type { ProvisionedKey } from './domain/provisioning.js';
-import type { ClientLimits } from './http/client-limits.js';
-import type { ResponseViolation, Services } from './services.js';
-import type { SqliteDatabase } from './store/database.js';
-import type { Tier } from './store/workspaces.js';
 
 export interface ServerOptions {
   /** A database file, `:memory:`, or an open better-sqlite3 database. Default `:memory:`. */

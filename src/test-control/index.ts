@@ -6,11 +6,11 @@
  * unknown route and the health probe announces nothing.
  * @module
  */
-import type { AppSeams } from '../server/http/app-options.js';
+import type { AppSeams } from '../server/ports/app.js';
+import type { Services } from '../server/ports/services.js';
 import type { ScaledClock } from '../server/core/clock.js';
 import type { PostAttempt } from '../webhooks/dispatcher.js';
 import { routeTable } from '../server/http/routes.js';
-import type { Services } from '../server/services.js';
 import { registerClockAndFaultRoutes } from './clock-and-fault-routes.js';
 import { registerKeyRoutes } from './key-routes.js';
 import { deliveryFaults } from './delivery-faults.js';

@@ -12,9 +12,10 @@ import { isoAt } from '../server/core/clock.js';
 import { connectDemoTools } from '../server/domain/integrations.js';
 import { configureLegacyWebhooks } from '../server/domain/legacy-webhooks.js';
 import { provisionKey } from '../server/domain/provisioning.js';
-import type { Services } from '../server/services.js';
+import type { Tier } from '../server/ports/records.js';
+import type { Services } from '../server/ports/services.js';
 import { generateSecret } from '../server/store/api-keys.js';
-import { type Tier, tiers } from '../server/store/workspaces.js';
+import { tiers } from '../server/store/workspaces.js';
 import { controlPath } from './http-faults.js';
 
 /** A new test-environment workspace with one key, of `tier` and `credits`, and a legacy URL if asked. */

@@ -58,8 +58,10 @@ describe("the bundled contract's extensions", () => {
 
   test('x-deprecation-policy', () => {
     const policy = deprecationPolicy(contract);
-    expect(policy.breakingChanges).toContain('/v2/');
-    expect(policy.notice.map((notice) => notice.variant)).toEqual(['overlap', 'notice']);
+    expect(policy?.breakingChanges).toContain('/v2/');
+    expect(policy?.notice.map((notice) => notice.variant)).toEqual(['overlap', 'notice']);
+    expect(policy?.headers).toEqual([]);
+    expect(deprecationPolicy(without('x-deprecation-policy'))).toBeUndefined();
   });
 
   test('each is read once per document', () => {

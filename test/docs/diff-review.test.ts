@@ -8,12 +8,13 @@ import {
   changeClasses,
   otherRules,
   policyRules,
-  readDeprecationPolicy,
+  noticePeriods,
   reviewContract,
   reviewFails,
   type ContractReview,
 } from '../../src/docs/breaking/index.js';
 import { periodEnd } from '../../src/docs/breaking/deprecation-policy.js';
+import { deprecationPolicy } from '../../src/contract/extensions.js';
 import {
   addOperation,
   asContract,
@@ -103,13 +104,12 @@ describe('every change, classed', () => {
 
 describe('the deprecation policy', () => {
   test('is read from the contract: its longest notice is 6 months (overlap), the other 90 days', () => {
-    expect(readDeprecationPolicy(asContract(bundledCopy()))).toEqual({
-      periods: [
-        { variant: 'overlap', amount: 6, unit: 'month' },
-        { variant: 'notice', amount: 90, unit: 'day' },
-      ],
-      headers: [],
-    });
+    const policy = deprecationPolicy(asContract(bundledCopy()));
+    expect(policy?.headers).toEqual([]);
+    expect(noticePeriods(policy!)).toEqual([
+      { variant: 'overlap', amount: 6, unit: 'month' },
+      { variant: 'notice', amount: 90, unit: 'day' },
+    ]);
     expect(periodEnd(new Date('2026-08-31T00:00:00Z'), { amount: 6, unit: 'month' }).toISOString()).toBe(
       '2027-03-03T00:00:00.000Z',
     );

@@ -11,7 +11,7 @@ import type { OperationObject, ParameterObject, RequestBodyObject } from 'openap
 import { loadContract, type OpenApiDocument } from '../../src/contract/load.js';
 import { listOperations } from '../../src/contract/operations.js';
 import { childPointer, resolve } from '../../src/contract/pointer.js';
-import type { SqliteDatabase } from '../../src/server/store/database.js';
+import type { SqliteDatabase } from '../../src/server/ports/store.js';
 
 export const document: Readonly<OpenApiDocument> = loadContract();
 

@@ -17,12 +17,12 @@ import { renderArtefacts, writeArtefacts } from '../../src/bundle/index.js';
 import { loadContract } from '../../src/contract/load.js';
 import { packageRoot } from '../../src/contract/paths.js';
 import { handlerStubs, writeHandlerStubs, type HandlerStub } from '../../src/server/http/handler-stubs.js';
-import type { HandlerMap } from '../../src/server/http/handler-types.js';
+import type { ResponseViolation } from '../../src/server/ports/app.js';
+import type { HandlerMap } from '../../src/server/ports/handlers.js';
 import { handlers } from '../../src/server/http/handlers/index.js';
 import { notImplemented } from '../../src/server/http/not-implemented.js';
 import { buildApp } from '../../src/server/http/app.js';
 import { manualClock } from '../../src/server/core/clock.js';
-import type { ResponseViolation } from '../../src/server/services.js';
 import { retrySchedules } from '../../src/webhooks/retry.js';
 import { createServices } from '../../src/server/server.js';
 import { createStore } from '../../src/server/store/index.js';
@@ -134,13 +134,13 @@ beforeAll(async () => {
 
   const files = {
     'complete-map.ts': [
-      "import type { HandlerMap } from '../handler-types.js';",
+      "import type { HandlerMap } from '../../ports/handlers.js';",
       "import { handlers } from './index.js';",
       stub.mapEntry.importLine,
       `export const complete: HandlerMap = { ...handlers, ${stub.mapEntry.entry} };`,
     ],
     'filled.ts': [
-      "import type { Handler } from '../handler-types.js';",
+      "import type { Handler } from '../../ports/handlers.js';",
       "export const right: Handler<'listSessionTags'> = (request) => ({ status: 200, body: { tags: [request.path.id] } });",
       "export const undocumented: Handler<'listSessionTags'> = () => ({ status: 201, body: { tags: [] } });",
       "export const misshapen: Handler<'listSessionTags'> = () => ({ status: 200, body: { tags: 'pricing' } });",

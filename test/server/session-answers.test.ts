@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { nextMillisecond } from '../support/next-millisecond.js';
-import { openDatabase, type SqliteDatabase } from '../../src/server/store/database.js';
+import { openDatabase } from '../../src/server/store/database.js';
+import type { SqliteDatabase } from '../../src/server/ports/store.js';
 import { sessionAnswer, sessionAnswers } from '../../src/server/store/session-answers.js';
 
 const url = 'http://127.0.0.1:8080/v1/sessions/';

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { startingCredits } from '../../server/domain/provisioning.js';
 import { defaultKeptSessions } from '../../server/store/session-answers.js';
-import { tiers, type Tier } from '../../server/store/workspaces.js';
+import { tiers } from '../../server/store/workspaces.js';
+import type { Tier } from '../../server/ports/records.js';
 import type { EnvelopeForm, RetryScheduleName } from '../../server/server.js';
 import { runUntilStopped } from '../serving.js';
 

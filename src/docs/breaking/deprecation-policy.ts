@@ -11,6 +11,7 @@
  * (`Deprecation`, RFC 9745; `Sunset`, RFC 8594); the seed names none, so the contract sets none yet.
  * @module
  */
+import { deprecatedSince, deprecationPolicy, type DeprecationPolicy } from '../../contract/extensions.js';
 import type { OpenApiDocument } from '../../contract/load.js';
 import { listOperations } from '../../contract/operations.js';
 import { childPointer, resolve, valueAt } from '../../contract/pointer.js';
@@ -26,9 +27,9 @@ export interface NoticePeriod {
   unit: 'day' | 'week' | 'month' | 'year';
 }
 
-export interface DeprecationPolicy {
+/** The periods of a policy and the headers its deprecated operations must declare. */
+interface PolicyTerms {
   periods: NoticePeriod[];
-  /** Headers a deprecated operation's answers carry. */
   headers: string[];
 }
 
@@ -51,27 +52,12 @@ function periodIn(text: string): Omit<NoticePeriod, 'variant'> | undefined {
     : { amount: Number(match[1]), unit: (match[2] ?? 'day').toLowerCase() as NoticePeriod['unit'] };
 }
 
-/**
- * Reads `x-deprecation-policy` of a contract, or `undefined` when it has none. Kept to this one
- * function so that a shared typed reader of the contract's extensions can take its place.
- */
-export function readDeprecationPolicy(document: OpenApiDocument): DeprecationPolicy | undefined {
-  const policy = (document as Node)['x-deprecation-policy'];
-  if (policy === undefined) {
-    return undefined;
-  }
-  const notice = record(policy)['notice'];
-  const periods = (Array.isArray(notice) ? notice : []).flatMap((entry: unknown, index) => {
-    const text = record(entry)['text'];
-    const period = typeof text === 'string' ? periodIn(text) : undefined;
-    const variant = record(entry)['variant'];
-    return period === undefined ? [] : [{ variant: typeof variant === 'string' ? variant : `#${index}`, ...period }];
+/** The periods the policy's notice variants state; a variant that states none is left out. */
+export function noticePeriods(policy: DeprecationPolicy): NoticePeriod[] {
+  return policy.notice.flatMap(({ variant, text }) => {
+    const period = periodIn(text);
+    return period === undefined ? [] : [{ variant, ...period }];
   });
-  const headers = record(policy)['headers'];
-  return {
-    periods,
-    headers: Array.isArray(headers) ? headers.filter((name): name is string => typeof name === 'string') : [],
-  };
 }
 
 /** The day a period starting on `since` ends (calendar months and years, in UTC). */
@@ -98,10 +84,10 @@ function deprecatedNode(base: OpenApiDocument, pointer: string): Node | undefine
 }
 
 /** Why removing a node deprecated as `node` is too early on `today`, or `undefined` when it may go. */
-function tooEarly(policy: DeprecationPolicy, node: Node, today: Date): string | undefined {
-  const since = node['x-deprecated-since'];
+function tooEarly(policy: PolicyTerms, node: Node, today: Date): string | undefined {
+  const since = deprecatedSince(node);
   const periods = policy.periods.map(describe).join(', ');
-  if (typeof since !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(since) || Number.isNaN(Date.parse(since))) {
+  if (since === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(since) || Number.isNaN(Date.parse(since))) {
     return `deprecated without a valid \`x-deprecated-since\` date, so its notice period (${periods}) cannot be shown to have passed`;
   }
   const ends = policy.periods.map((period) => periodEnd(new Date(`${since}T00:00:00Z`), period));
@@ -125,10 +111,11 @@ export function reviewDeprecations(
   today: Date,
 ): DeprecationReview {
   const review: DeprecationReview = { violations: [], allowed: new Set() };
-  const policy = readDeprecationPolicy(head) ?? readDeprecationPolicy(base);
-  if (policy === undefined) {
+  const read = deprecationPolicy(head) ?? deprecationPolicy(base);
+  if (read === undefined) {
     return review;
   }
+  const policy: PolicyTerms = { periods: noticePeriods(read), headers: read.headers };
   for (const change of changes) {
     const node =
       removals.has(change.rule) && change.at.base !== undefined ? deprecatedNode(base, change.at.base) : undefined;

@@ -27,7 +27,7 @@ export {
   type ContractChange,
   type Direction,
 } from './rules.js';
-export { readDeprecationPolicy, type DeprecationPolicy, type PolicyViolation } from './deprecation-policy.js';
+export { noticePeriods, type PolicyViolation } from './deprecation-policy.js';
 export { reviewContract, reviewFails, type ContractReview, type ReviewedChange, type Verdict } from './review.js';
 export {
   diffFormats,

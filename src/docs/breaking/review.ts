@@ -5,10 +5,11 @@
  * the last kind and on any policy violation (docs/versioning.md).
  * @module
  */
+import { deprecatedSince, deprecationPolicy } from '../../contract/extensions.js';
 import type { OpenApiDocument } from '../../contract/load.js';
 import { valueAt } from '../../contract/pointer.js';
 import { isDeclared, type Declaration } from './changelog.js';
-import { readDeprecationPolicy, reviewDeprecations, type PolicyViolation } from './deprecation-policy.js';
+import { reviewDeprecations, type PolicyViolation } from './deprecation-policy.js';
 import { contractChanges } from './operations.js';
 import { breakingRules, otherRules, type BreakingRule, type ContractChange } from './rules.js';
 
@@ -41,8 +42,9 @@ function messageOf(change: ContractChange, revision: OpenApiDocument, policed: b
   if (change.class !== 'deprecated' || change.at.revision === undefined) {
     return means;
   }
-  const since = (valueAt(revision, change.at.revision) as Record<string, unknown> | undefined)?.['x-deprecated-since'];
-  if (typeof since === 'string') {
+  const node = valueAt(revision, change.at.revision);
+  const since = typeof node === 'object' && node !== null ? deprecatedSince(node) : undefined;
+  if (since !== undefined) {
     return `${means} (since ${since})`;
   }
   return policed ? `${means}; give it \`x-deprecated-since\` so that its removal can be checked` : means;
@@ -55,7 +57,7 @@ export function reviewContract(
 ): ContractReview {
   const found = contractChanges(base, revision);
   const deprecations = reviewDeprecations(base, revision, found, options.today ?? new Date());
-  const policed = readDeprecationPolicy(revision) !== undefined;
+  const policed = deprecationPolicy(revision) !== undefined;
   const verdictOf = (change: ContractChange): Verdict | undefined => {
     if (change.class !== 'breaking') {
       return undefined;

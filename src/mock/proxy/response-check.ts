@@ -6,10 +6,18 @@
  * schema of its media type. Event streams are checked event by event as they pass (`stream-check.ts`).
  * @module
  */
-import type { HeaderObject, MediaTypeObject, ResponseObject } from '../../contract/openapi-objects.js';
+import {
+  bodySchemaOf,
+  documentedHeaders,
+  documentedResponse,
+  documentedStatuses,
+  headerValue,
+  mediaTypeOf,
+  type DocumentedResponse,
+} from '../../contract/documented-response.js';
 import type { OpenApiDocument } from '../../contract/load.js';
 import type { OperationEntry } from '../../contract/operations.js';
-import { childPointer, escapeToken, resolve } from '../../contract/pointer.js';
+import { escapeToken } from '../../contract/pointer.js';
 import type { ContractValidator } from '../../contract/validator.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Finding } from './findings.js';
@@ -17,26 +25,6 @@ import type { Finding } from './findings.js';
 export interface Contract {
   document: OpenApiDocument;
   validator: ContractValidator;
-}
-
-/** The documented response of a status, or `undefined`. */
-export function documentedResponse(
-  contract: Contract,
-  operation: OperationEntry,
-  status: number,
-): { pointer: string; node: ResponseObject } | undefined {
-  const responses = operation.operation.responses ?? {};
-  const code = String(status);
-  const key = [code, `${code[0]}XX`, 'default'].find((candidate) => candidate in responses);
-  return key === undefined
-    ? undefined
-    : resolve<ResponseObject>(contract.document, childPointer(operation.pointer, 'responses', key));
-}
-
-/** `application/json` of `application/json; charset=utf-8`. */
-export function mediaTypeOf(contentType: string | undefined): string | undefined {
-  const media = contentType?.split(';')[0]?.trim().toLowerCase();
-  return media === undefined || media === '' ? undefined : media;
 }
 
 /** Ajv's errors as findings, each pointing into the part of the message it is about. */
@@ -49,35 +37,23 @@ export function schemaFindings(kind: Finding['kind'], prefix: string, errors: re
   }));
 }
 
-/** Header values are text; the contract types some as numbers or booleans (OAS `simple` style). */
-function coerceHeader(value: string, schema: Record<string, unknown>): unknown {
-  const type = schema['type'];
-  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value.trim())) {
-    return Number(value.trim());
-  }
-  return type === 'boolean' && (value === 'true' || value === 'false') ? value === 'true' : value;
-}
-
 function headerFindings(
   contract: Contract,
-  documented: { pointer: string; node: ResponseObject },
+  documented: DocumentedResponse,
   headers: Record<string, string>,
 ): Finding[] {
-  return Object.keys(documented.node.headers ?? {}).flatMap((name): Finding[] => {
-    const header = resolve<HeaderObject>(contract.document, childPointer(documented.pointer, 'headers', name));
-    const value = headers[name.toLowerCase()];
-    const pointer = `#/header/${escapeToken(name)}`;
+  return documentedHeaders(contract.document, documented).flatMap((header): Finding[] => {
+    const value = headers[header.name.toLowerCase()];
+    const pointer = `#/header/${escapeToken(header.name)}`;
     if (value === undefined) {
-      return header.node.required === true
-        ? [{ kind: 'response', pointer, message: `the required header ${name} is missing` }]
+      return header.required
+        ? [{ kind: 'response', pointer, message: `the required header ${header.name} is missing` }]
         : [];
     }
-    if (header.node.schema === undefined) {
+    if (header.schema === undefined) {
       return [];
     }
-    const schemaPointer = childPointer(header.pointer, 'schema');
-    const schema = resolve<Record<string, unknown>>(contract.document, schemaPointer).node;
-    const result = contract.validator.validate(schemaPointer, coerceHeader(value, schema));
+    const result = contract.validator.validate(header.schema, headerValue(header, value));
     return result.valid
       ? []
       : schemaFindings('response', pointer, result.errors).map((finding) => ({ ...finding, got: value }));
@@ -97,16 +73,15 @@ export function checkHead(
   status: number,
   headers: Record<string, string>,
 ): HeadCheck {
-  const documented = documentedResponse(contract, operation, status);
+  const documented = documentedResponse(contract.document, operation.pointer, status);
   if (documented === undefined) {
-    const expected = Object.keys(operation.operation.responses ?? {});
+    const expected = documentedStatuses(contract.document, operation.pointer);
     const message = `${operation.operationId ?? operation.path} does not document status ${status}`;
     return { findings: [{ kind: 'response', pointer: '#/status', message, expected, got: status }] };
   }
   const findings = headerFindings(contract, documented, headers);
-  const content = documented.node.content ?? {};
   const mediaType = mediaTypeOf(headers['content-type']);
-  const documentedTypes = Object.keys(content);
+  const documentedTypes = documented.mediaTypes;
   if (documentedTypes.length === 0 || mediaType === undefined) {
     return { findings };
   }
@@ -117,10 +92,8 @@ export function checkHead(
       findings: [...findings, { kind: 'response', pointer, message, expected: documentedTypes, got: mediaType }],
     };
   }
-  const media = resolve<MediaTypeObject>(contract.document, childPointer(documented.pointer, 'content', mediaType));
-  return media.node.schema === undefined
-    ? { findings, mediaType }
-    : { findings, mediaType, bodySchema: childPointer(media.pointer, 'schema') };
+  const bodySchema = bodySchemaOf(contract.document, documented, mediaType);
+  return bodySchema === undefined ? { findings, mediaType } : { findings, mediaType, bodySchema };
 }
 
 /** A whole JSON body against the schema of its media type. */

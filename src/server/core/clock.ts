@@ -5,20 +5,9 @@
  * speed and jump it forward, and tests can drive it by hand.
  * @module
  */
+import type { Clock } from '../ports/services.js';
 import { timerQueue } from './timer-queue.js';
 import { internalError } from './internal-errors.js';
-
-/** A pending timer; `cancel` is idempotent. */
-export interface ClockTimer {
-  cancel(): void;
-}
-
-export interface Clock {
-  /** Simulated time in epoch milliseconds. */
-  now(): number;
-  /** Calls `callback` once `delayMs` of simulated time has passed. */
-  setTimer(delayMs: number, callback: () => void): ClockTimer;
-}
 
 /** Resolves after `delayMs` of simulated time, or at once when `signal` aborts. */
 export function sleep(clock: Clock, delayMs: number, signal?: AbortSignal): Promise<void> {

@@ -5,13 +5,14 @@
  * (docs/benchmarks.md).
  * @module
  */
+import type { WrittenJson } from '../ports/handlers.js';
 
 /**
  * JSON text that encodes a value of type `T` (the type is the handler's promise; the text is not parsed),
  * as a string or as its UTF-8 bytes: the answers the server keeps are kept as bytes, outside the JavaScript
  * heap, where the collector need not copy them and Node need not encode them again for each answer.
  */
-export class JsonText<T> {
+export class JsonText<T> implements WrittenJson<T> {
   /** The type of the value the text encodes, for the handler map's types; it does not exist at run time. */
   declare readonly value: T;
 

@@ -8,14 +8,10 @@
  * parameter make a cursor `400 invalid-request` (docs/decisions.md › Requests and responses).
  * @module
  */
+import type { Keyset } from '../ports/records.js';
+import type { CursorCodec } from '../ports/services.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ProblemError } from './problems.js';
-
-/** A position in a list ordered by creation time, then id. */
-export interface Keyset {
-  createdAt: number;
-  id: string;
-}
 
 export interface Page<T> {
   items: T[];
@@ -26,12 +22,6 @@ export const defaultPageLimit = 20;
 
 function unknownCursor(why: string): ProblemError {
   return new ProblemError(404, `The cursor names no page of this list: ${why}.`);
-}
-
-export interface CursorCodec {
-  encode(list: string, position: unknown): string;
-  /** The position a cursor holds; `404 not-found` when this list did not issue it. */
-  decode(list: string, cursor: string): unknown;
 }
 
 /**

@@ -4,13 +4,13 @@
  * catalogue lives in one place.
  * @module
  */
+import type { ProblemCatalogue } from '../ports/services.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { OpenApiDocument } from '../../contract/load.js';
 import { problemTypes, type ProblemTypeEntry } from '../../contract/problem-types.js';
 import type { components } from '../../generated/openapi.js';
 import { internalError } from './internal-errors.js';
 
-export type ProblemBody = components['schemas']['Problem'];
 export type Violation = components['schemas']['ProblemViolation'];
 
 export const problemMediaType = 'application/problem+json';
@@ -32,13 +32,6 @@ export class ProblemError extends Error {
     super(detail);
     this.name = 'ProblemError';
   }
-}
-
-export interface ProblemCatalogue {
-  /** The problem body for a status: `type`, `title` and `status` from the catalogue. */
-  body(status: number, detail: string, extensions?: Record<string, unknown>, instance?: string): ProblemBody;
-  /** The slug of a status (`409` → `conflict`). */
-  slugOf(status: number): string;
 }
 
 /**

@@ -4,21 +4,12 @@
  * contract's `x-api-versions`.
  * @module
  */
+import type { ApiVersions } from '../ports/services.js';
 import { apiVersionCatalogue } from '../../contract/extensions.js';
 import type { OpenApiDocument } from '../../contract/load.js';
 import { ProblemError } from '../core/problems.js';
 
 export const apiVersionHeader = 'X-Service-API-Version';
-
-export interface ApiVersions {
-  current: string;
-  supported: readonly string[];
-  /**
-   * The version a request is processed as: its pin, or the workspace's default. An unknown or malformed
-   * pin is `400 invalid-request`.
-   */
-  negotiate(pin: string | string[] | undefined, fallback?: string): string;
-}
 
 export function apiVersions(document: OpenApiDocument): ApiVersions {
   const catalogue = apiVersionCatalogue(document);

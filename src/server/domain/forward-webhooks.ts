@@ -7,6 +7,7 @@
  * removed when a start does not forward.
  * @module
  */
+import type { Forwarding } from '../ports/services.js';
 import { webhookEventNames } from '../../webhooks/events.js';
 import { checkWebhookSecret, createWebhookSecret } from '../../webhooks/ids.js';
 import type { WebhookOutbox } from '../../webhooks/outbox.js';
@@ -21,11 +22,6 @@ export interface ForwardSetting {
   url: string;
   /** The signing secret; a new `whsec_` one when not given. */
   secret?: string | undefined;
-}
-
-export interface Forwarding {
-  url: string;
-  secret: string;
 }
 
 /**

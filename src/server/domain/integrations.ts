@@ -10,7 +10,7 @@ import { valueAt } from '../../contract/pointer.js';
 import type { components } from '../../generated/openapi.js';
 import { isoAt } from '../core/clock.js';
 import { newId } from '../core/ids.js';
-import type { Store } from '../store/index.js';
+import type { Store } from '../ports/store.js';
 
 type Integration = components['schemas']['Integration'];
 

@@ -11,7 +11,7 @@
 import { retrySchedules, type RetrySchedule } from '../../webhooks/retry.js';
 import { checkWebhookSecret, createWebhookSecret } from '../../webhooks/ids.js';
 import type { WebhookOutbox } from '../../webhooks/outbox.js';
-import type { Store } from '../store/index.js';
+import type { Store } from '../ports/store.js';
 import { keyPattern } from '../store/api-keys.js';
 import { internalError } from '../core/internal-errors.js';
 

@@ -4,9 +4,9 @@
  * flags changes nothing but the tier).
  * @module
  */
-import type { Store } from '../store/index.js';
+import type { Tier, Workspace } from '../ports/records.js';
+import type { Store } from '../ports/store.js';
 import { generateSecret, keyFormHint, parseKey } from '../store/api-keys.js';
-import type { Tier, Workspace } from '../store/workspaces.js';
 import { internalError } from '../core/internal-errors.js';
 
 /** The balance a provisioned workspace starts with unless `boardkit serve --credits` says otherwise (designed). */

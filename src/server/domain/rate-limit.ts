@@ -5,25 +5,12 @@
  * Answers carry `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10).
  * @module
  */
+import type { RateLimitBucket, RateLimiter } from '../ports/services.js';
 import { rateLimitBuckets } from '../../contract/extensions.js';
 import type { OpenApiDocument } from '../../contract/load.js';
 import { ProblemError } from '../core/problems.js';
 import type { WindowCounter } from '../store/rate-limit-windows.js';
-import type { Tier } from '../store/workspaces.js';
-
-/** The buckets of the contract's `x-rate-limit-buckets`; an operation names its own (`x-rate-limit-bucket`). */
-export type RateLimitBucket = 'starts' | 'messages' | 'reads';
-
-export interface RateLimitDecision {
-  headers: Record<string, string>;
-}
-
-export interface RateLimiter {
-  /** The quota of a bucket for a tier, per window. */
-  quota(bucket: RateLimitBucket, tier: Tier): number;
-  /** Counts a request; raises `429 rate-limited` (with `Retry-After`) once the window's quota is spent. */
-  hit(subject: string, bucket: RateLimitBucket, tier: Tier, now: number): RateLimitDecision;
-}
+import type { Tier } from '../ports/records.js';
 
 /** `windows` counts the requests: in memory for the server (src/server/store/rate-limit-windows.ts). */
 export function rateLimiter(document: OpenApiDocument, windows: WindowCounter): RateLimiter {

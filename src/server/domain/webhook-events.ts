@@ -17,38 +17,14 @@ import {
 } from '../../webhooks/events.js';
 import { createEventId } from '../../webhooks/ids.js';
 import { createSqliteOutbox } from '../../webhooks/sqlite-outbox.js';
-import { createWebhookDispatcher, type PostAttempt, type WebhookDispatcher } from '../../webhooks/dispatcher.js';
-import type { WebhookOutbox } from '../../webhooks/outbox.js';
+import { createWebhookDispatcher, type PostAttempt } from '../../webhooks/dispatcher.js';
 import { postDelivery } from '../../webhooks/delivery-request.js';
 import { realClock, realTimer } from '../../webhooks/real-time.js';
-import type { Clock, ClockTimer } from '../core/clock.js';
-import { configureForwarding, forwardTargetId, type Forwarding } from './forward-webhooks.js';
+import type { Workspace } from '../ports/records.js';
+import type { Clock, ClockTimer, Forwarding, WebhookEvents } from '../ports/services.js';
+import type { Store } from '../ports/store.js';
+import { configureForwarding, forwardTargetId } from './forward-webhooks.js';
 import { randomAlphanumeric } from '../core/ids.js';
-import type { Store } from '../store/index.js';
-import type { Workspace } from '../store/workspaces.js';
-
-export interface WebhookEvents {
-  outbox: WebhookOutbox;
-  dispatcher: WebhookDispatcher;
-  /** The envelope of a subscription that chose none (`boardkit serve --webhook-envelope`; `seed` by default). */
-  defaultEnvelope: EnvelopeForm;
-  /** Queues `event` for every subscription of the workspace that lists it and is not paused. */
-  emit<E extends WebhookEventName>(
-    workspace: Workspace,
-    event: E,
-    data: WebhookEventData<E>,
-    correlationId?: string,
-  ): number;
-  /**
-   * Queues `session.complete` like `emit`, and the same body for the legacy webhook URL of the key the
-   * session was started with, when that key has one (seed "Legacy per-key webhook (deprecated)").
-   */
-  emitSessionComplete(
-    workspace: Workspace,
-    startedWithKeyId: string | null,
-    data: WebhookEventData<'session.complete'>,
-  ): number;
-}
 
 /** `corr_` and 16 alphanumerics, the shape of the contract's examples. */
 export function newCorrelationId(): string {

@@ -10,7 +10,7 @@ import { authenticate, requireTier } from './auth.js';
 import { ProblemError } from '../core/problems.js';
 import { setStateOf, type RequestState } from './request-state.js';
 import type { Route } from './routes.js';
-import type { Services } from '../services.js';
+import type { Services } from '../ports/services.js';
 
 /** Node's name of the version header (lower case). */
 const pinHeader = apiVersionHeader.toLowerCase();

@@ -9,13 +9,13 @@
 import { maxHeaderSize } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { contractLimits } from '../../contract/extensions.js';
-import type { AppOptions } from './app-options.js';
+import type { AppOptions } from '../ports/app.js';
+import type { Services } from '../ports/services.js';
 import { apiVersionHeader } from '../domain/api-version.js';
 import { routeHandler } from './route-handler.js';
 import { ProblemError, problemMediaType, type ProblemStatus } from '../core/problems.js';
 import { responseValidator } from './response-validation.js';
 import { methodsByPath, routeTable, type Route } from './routes.js';
-import type { Services } from '../services.js';
 import { admit } from './admission.js';
 import { applyClientLimits, defaultClientLimits, isRequestTimeout } from './client-limits.js';
 import { stateOf } from './request-state.js';

@@ -5,10 +5,10 @@
  * @module
  */
 import { availableTiers } from '../../contract/extensions.js';
-import type { Principal } from './context.js';
+import type { Principal } from '../ports/handlers.js';
+import type { Workspace } from '../ports/records.js';
+import type { Services } from '../ports/services.js';
 import { ProblemError } from '../core/problems.js';
-import type { Services } from '../services.js';
-import type { Workspace } from '../store/workspaces.js';
 
 const challenge = { 'WWW-Authenticate': 'Bearer realm="decision-board"' };
 

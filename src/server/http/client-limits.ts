@@ -8,20 +8,7 @@
  * @module
  */
 import type { Server } from 'node:http';
-import type { StreamBounds } from './sse.js';
-
-export interface ClientLimits {
-  /** `request_headers_timeout_seconds`: the request line and headers must arrive within this time. */
-  headersTimeoutMs: number;
-  /** `request_timeout_seconds`: the whole request, headers and body. */
-  requestTimeoutMs: number;
-  /** `idle_connection_timeout_seconds`: a kept-alive connection waiting for its next request. */
-  idleTimeoutMs: number;
-  /** `connections_max`. */
-  maxConnections: number;
-  /** How far an event stream's reader may fall behind, and for how long (sse.ts `boundedStream`). */
-  stream: StreamBounds;
-}
+import type { ClientLimits } from '../ports/app.js';
 
 export const defaultClientLimits: ClientLimits = {
   headersTimeoutMs: 10_000,

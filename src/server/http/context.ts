@@ -3,12 +3,10 @@
  * and the server's services.
  * @module
  */
-import type { HandlerContext, Principal, Services } from '../services.js';
-import type { ApiKey } from '../store/api-keys.js';
-import type { Workspace } from '../store/workspaces.js';
+import type { HandlerContext, Principal } from '../ports/handlers.js';
+import type { ApiKey, Workspace } from '../ports/records.js';
+import type { Services } from '../ports/services.js';
 import { internalError } from '../core/internal-errors.js';
-
-export type { HandlerContext, Principal } from '../services.js';
 
 /**
  * A class, with its getters on the prototype: an object literal with getters closing over each request's

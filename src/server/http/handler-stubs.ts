@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { aliasOf } from '../../contract/extensions.js';
 import type { OperationObject, ResponseObject } from '../../contract/openapi-objects.js';
 import type { OpenApiDocument } from '../../contract/load.js';
 import { listOperations, type OperationEntry } from '../../contract/operations.js';
@@ -51,7 +52,7 @@ function stubOf(document: OpenApiDocument, entry: OperationEntry & { operationId
   const file = `${kebabCase(operationId)}.ts`;
   const operation: OperationObject = entry.operation;
   const summary = operation.summary === undefined ? '' : `: ${operation.summary}`;
-  const aliasOf = (operation as { 'x-alias-of'?: string })['x-alias-of'];
+  const alias = aliasOf(operation);
   const content = [
     '/**',
     ` * \`${entry.method.toUpperCase()} ${entry.path}\` (\`${operationId}\`)${summary}.`,
@@ -60,12 +61,12 @@ function stubOf(document: OpenApiDocument, entry: OperationEntry & { operationId
     ' * which response checking reports, as no operation documents a 501. The handler is typed by the',
     ' * operation, so what it returns must be one of the documented responses:',
     ...documentedResponses(document, entry).map((line) => ` * - ${line}`),
-    ...(aliasOf === undefined
+    ...(alias === undefined
       ? []
-      : [' *', ` * An alias of \`${aliasOf}\`: the map may give it that operation's handler.`]),
+      : [' *', ` * An alias of \`${alias}\`: the map may give it that operation's handler.`]),
     ' * @module',
     ' */',
-    `import type { Handler } from ${quoted('../handler-types.js')};`,
+    `import type { Handler } from ${quoted('../../ports/handlers.js')};`,
     `import { notImplemented } from ${quoted('../not-implemented.js')};`,
     '',
     `export const ${operationId}: Handler<'${operationId}'> = () => notImplemented('${operationId}');`,

@@ -6,7 +6,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import type { StoredResponse } from '../store/idempotency.js';
+import type { StoredResponse } from '../ports/records.js';
 
 export const idempotencyHeader = 'Idempotency-Key';
 export const replayedHeader = 'Idempotent-Replayed';

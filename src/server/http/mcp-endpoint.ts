@@ -13,11 +13,11 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiVersionHeader } from '../domain/api-version.js';
 import { authenticate, requireTier } from './auth.js';
-import type { Principal } from './context.js';
+import type { Principal } from '../ports/handlers.js';
+import type { Services } from '../ports/services.js';
 import { parseJsonBody } from './json-body.js';
 import { ProblemError } from '../core/problems.js';
 import { stateOf } from './request-state.js';
-import type { Services } from '../services.js';
 import { consultTool, type ConsultTool } from '../domain/mcp/consult-tool.js';
 import { callConsultTool, type ToolCallChecks } from '../domain/mcp/tool-calls.js';
 import { internalError } from '../core/internal-errors.js';

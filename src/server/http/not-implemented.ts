@@ -5,7 +5,7 @@
  * an unwritten handler breaks the contract, and response checking says so.
  * @module
  */
-import type { OperationId, Reply } from './handler-types.js';
+import type { OperationId, Reply } from '../ports/handlers.js';
 
 export function notImplemented<K extends OperationId>(operationId: K): Reply<K> {
   const body = {

@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import type { Principal } from './context.js';
+import type { Principal } from '../ports/handlers.js';
 import type { Route } from './routes.js';
 
 export interface RequestState {

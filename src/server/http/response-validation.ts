@@ -5,7 +5,13 @@
  * `data` against the event's `contentSchema`.
  * @module
  */
-import type { HeaderObject, ResponseObject } from '../../contract/openapi-objects.js';
+import {
+  documentedHeaders,
+  documentedResponse,
+  headerValue,
+  mediaTypeOf,
+  type DocumentedResponse,
+} from '../../contract/documented-response.js';
 import type { OpenApiDocument } from '../../contract/load.js';
 import { childPointer, resolve, valueAt } from '../../contract/pointer.js';
 import type { ContractValidator } from '../../contract/validator.js';
@@ -25,7 +31,7 @@ export interface ResponseValidator {
   checkStreamEvent(route: Route, event: Record<string, unknown>): string[];
 }
 
-function headerValue(headers: OutgoingResponse['headers'], name: string): string | undefined {
+function sentHeader(headers: OutgoingResponse['headers'], name: string): string | undefined {
   const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name.toLowerCase());
   const value = entry?.[1];
   return value === undefined ? undefined : String(Array.isArray(value) ? value[0] : value);
@@ -37,28 +43,23 @@ export function responseValidator(document: OpenApiDocument, validator: Contract
     return violationsOf(result.errors, prefix).map((violation) => `${violation.pointer} ${violation.detail}`);
   }
 
-  function checkHeaders(responsePointer: string, headers: OutgoingResponse['headers']): string[] {
-    const response = resolve<ResponseObject>(document, responsePointer);
+  function checkHeaders(response: DocumentedResponse, headers: OutgoingResponse['headers']): string[] {
     const problems: string[] = [];
-    for (const name of Object.keys(response.node.headers ?? {})) {
-      const header = resolve<HeaderObject>(document, childPointer(response.pointer, 'headers', name));
-      const value = headerValue(headers, name);
+    for (const header of documentedHeaders(document, response)) {
+      const value = sentHeader(headers, header.name);
       if (value === undefined) {
-        if (header.node.required === true) {
-          problems.push(`header ${name} is required`);
+        if (header.required) {
+          problems.push(`header ${header.name} is required`);
         }
-        continue;
+      } else if (header.schema !== undefined) {
+        problems.push(...describe(`#/header/${header.name}`, header.schema, headerValue(header, value)));
       }
-      const schemaPointer = childPointer(header.pointer, 'schema');
-      const schema = resolve<{ type?: string }>(document, schemaPointer).node;
-      const typed = schema.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
-      problems.push(...describe(`#/header/${name}`, schemaPointer, typed));
     }
     return problems;
   }
 
   function check(route: Route | undefined, response: OutgoingResponse): string[] {
-    const mediaType = response.contentType?.split(';')[0]?.trim();
+    const mediaType = mediaTypeOf(response.contentType);
     if (route === undefined) {
       // An unknown route or method: the answer must still be a problem of the catalogue.
       if (mediaType !== 'application/problem+json' || response.payload === undefined) {
@@ -66,19 +67,18 @@ export function responseValidator(document: OpenApiDocument, validator: Contract
       }
       return describe('#/body', '#/components/schemas/Problem', JSON.parse(response.payload));
     }
-    if (!route.statuses.has(response.status)) {
+    const documented = documentedResponse(document, route.pointer, response.status);
+    if (documented === undefined) {
       return [`status ${response.status} is not documented for ${route.operationId}`];
     }
-    const responsePointer = childPointer(route.pointer, 'responses', String(response.status));
-    const problems = checkHeaders(responsePointer, response.headers);
-    const content = resolve<ResponseObject>(document, responsePointer).node.content ?? {};
-    if (Object.keys(content).length === 0) {
+    const problems = checkHeaders(documented, response.headers);
+    if (documented.mediaTypes.length === 0) {
       if (response.payload !== undefined && response.payload !== '') {
         problems.push(`status ${response.status} of ${route.operationId} has no body`);
       }
       return problems;
     }
-    if (mediaType === undefined || content[mediaType] === undefined) {
+    if (mediaType === undefined || !documented.mediaTypes.includes(mediaType)) {
       return [...problems, `media type ${String(mediaType)} is not documented for ${response.status}`];
     }
     if (mediaType === 'text/event-stream') {

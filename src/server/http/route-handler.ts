@@ -7,10 +7,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '../core/problems.js';
-import type { Services } from '../services.js';
-import type { AppOptions } from './app-options.js';
+import type { AppOptions } from '../ports/app.js';
+import type { HandlerMap } from '../ports/handlers.js';
+import type { Services } from '../ports/services.js';
 import { handlerContext } from './context.js';
-import type { HandlerMap } from './handler-types.js';
 import { idempotencyHeader } from './idempotency.js';
 import { bindHandler, callHandler, type RouteReply } from './pipeline/handler-call.js';
 import { callIdempotently } from './pipeline/idempotent-call.js';

@@ -10,11 +10,12 @@ import type {
   RequestBodyObject,
   ResponseObject,
 } from '../../contract/openapi-objects.js';
+import { rateLimitBucketOf } from '../../contract/extensions.js';
 import type { OpenApiDocument } from '../../contract/load.js';
 import { listOperations, type HttpMethod } from '../../contract/operations.js';
 import { childPointer, resolve } from '../../contract/pointer.js';
-import type { RateLimitBucket } from '../domain/rate-limit.js';
-import type { OperationId } from './handler-types.js';
+import type { OperationId } from '../ports/handlers.js';
+import type { RateLimitBucket } from '../ports/services.js';
 import { internalError } from '../core/internal-errors.js';
 
 export type ParameterLocation = 'path' | 'query' | 'header';
@@ -128,7 +129,7 @@ export function routeTable(document: OpenApiDocument): Route[] {
   return listOperations(document)
     .filter((entry) => entry.source === 'paths')
     .map((entry) => {
-      const operation = entry.operation as OperationObject & { 'x-rate-limit-bucket'?: RateLimitBucket };
+      const operation: OperationObject = entry.operation;
       if (entry.operationId === undefined) {
         throw internalError('BOARDKIT_CONTRACT_NO_OPERATION_ID', entry.pointer);
       }
@@ -140,7 +141,7 @@ export function routeTable(document: OpenApiDocument): Route[] {
         pointer: entry.pointer,
         parameters: parametersOf(document, entry.pathItemPointer, entry.pointer),
         body: bodyOf(document, operation, entry.pointer),
-        bucket: operation['x-rate-limit-bucket'] ?? 'reads',
+        bucket: (rateLimitBucketOf(operation) as RateLimitBucket | undefined) ?? 'reads',
         authenticated: !(Array.isArray(operation.security) && operation.security.length === 0),
         statuses: new Set(Object.keys(operation.responses ?? {}).map(Number)),
         mediaTypes: mediaTypesOf(document, entry.pointer, Object.keys(operation.responses ?? {})),

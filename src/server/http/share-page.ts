@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '../core/problems.js';
-import type { Services } from '../services.js';
+import type { Services } from '../ports/services.js';
 import { messagePage, passwordPage, sessionPage } from '../domain/share-viewer/page.js';
 import { openShare, type ShareOpening } from '../domain/share-viewer/views.js';
 import { internalError } from '../core/internal-errors.js';

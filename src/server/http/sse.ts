@@ -4,9 +4,11 @@
  * the connection open (the contract's stream mechanics); the interval runs on the server clock.
  * @module
  */
+import type { StreamBounds } from '../ports/app.js';
 import { Readable } from 'node:stream';
 import { formatEvent, type EventStreamEvent } from '../../contract/sse.js';
-import { sleep, type Clock } from '../core/clock.js';
+import { sleep } from '../core/clock.js';
+import type { Clock } from '../ports/services.js';
 
 export const heartbeatComment = ': heartbeat\n\n';
 
@@ -60,13 +62,6 @@ export async function* eventStreamText(
     pending.catch(() => undefined);
     iterator.return?.().catch(() => undefined);
   }
-}
-
-export interface StreamBounds {
-  /** `x-limits.event_stream_buffer_max_bytes`: how far a reader may fall behind. */
-  maxBufferedBytes: number;
-  /** `x-limits.event_stream_stall_seconds`: how long a reader that far behind may take to catch up. */
-  stallMs: number;
 }
 
 /**

@@ -9,13 +9,12 @@
  * keys are scoped per environment and per workspace). Test and live data live in separate workspaces.
  * @module
  */
+import type { ApiKey, Environment } from '../ports/records.js';
 import { hash } from 'node:crypto';
 import { newId, randomAlphanumeric } from '../core/ids.js';
-import type { SqliteDatabase } from './database.js';
+import type { ApiKeyStore, SqliteDatabase } from '../ports/store.js';
 import { readCache } from './read-cache.js';
 import { internalError } from '../core/internal-errors.js';
-
-export type Environment = 'live' | 'test';
 
 /**
  * A key is a prefix naming the environment and a secret: `sk_live_…`, `mcp_test_…`, and the forms the
@@ -28,15 +27,6 @@ export const keyPattern = /^([A-Za-z][A-Za-z0-9]*?(?:_[A-Za-z0-9]+)*?)_(live|tes
 /** What a key looks like, for the messages that refuse a string that is not one. */
 export const keyFormHint =
   'an API key is a prefix naming the environment (sk_test_, sk_live_, mcp_test_, sk_<word>_test_, …) followed by 8 to 128 letters or digits';
-
-export interface ApiKey {
-  id: string;
-  workspaceId: string;
-  environment: Environment;
-  /** The redacted form a session records (`sk_test_...AbCd`). */
-  hint: string;
-  expiresAt: number | null;
-}
 
 interface KeyRow {
   id: string;
@@ -80,7 +70,7 @@ export function generateSecret(environment: Environment, prefix = 'sk'): string 
 /** The rotation grace (seed "Limits": old key validity after rotation, 24 hours). */
 export const rotationGraceMs = 24 * 60 * 60 * 1000;
 
-export function apiKeyStore(db: SqliteDatabase) {
+export function apiKeyStore(db: SqliteDatabase): ApiKeyStore {
   const insert = db.prepare(
     'INSERT INTO api_keys (id, workspace_id, secret_hash, hint, environment, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
@@ -166,5 +156,3 @@ export function apiKeyStore(db: SqliteDatabase) {
     },
   };
 }
-
-export type ApiKeyStore = ReturnType<typeof apiKeyStore>;

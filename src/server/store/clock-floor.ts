@@ -9,7 +9,7 @@
  * @module
  */
 import { scaledClock, type ScaledClock } from '../core/clock.js';
-import type { Store } from './index.js';
+import type { Store } from '../ports/store.js';
 
 const saveEveryMs = 1_000;
 

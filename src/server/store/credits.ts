@@ -4,25 +4,10 @@
  * estimate with a `charge`; a cancellation returns the unspent part with a `refund`.
  * @module
  */
-import type { components } from '../../generated/openapi.js';
+import type { CreditKind, CreditUsage, LedgerEntry } from '../ports/records.js';
 import { isoAt } from '../core/clock.js';
 import { newId } from '../core/ids.js';
-import type { SqliteDatabase } from './database.js';
-
-export type CreditUsage = components['schemas']['CreditUsage'];
-export type CreditKind = CreditUsage['kind'];
-
-export interface LedgerEntry {
-  workspaceId: string;
-  kind: CreditKind;
-  /** Signed: negative for use, positive for refunds and top-ups. */
-  credits: number;
-  sessionId: string | null;
-  description: string;
-  at: number;
-  /** The channel the use came from (`api` unless said otherwise; consult turns come over `mcp`). */
-  source?: CreditUsage['source'];
-}
+import type { CreditStore, SqliteDatabase } from '../ports/store.js';
 
 interface EntryRow {
   id: string;
@@ -34,7 +19,7 @@ interface EntryRow {
   description: string;
 }
 
-export function creditStore(db: SqliteDatabase) {
+export function creditStore(db: SqliteDatabase): CreditStore {
   const insert = db.prepare(
     `INSERT INTO credit_entries (id, workspace_id, at, source, kind, credits, session_id, description)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -103,5 +88,3 @@ export function creditStore(db: SqliteDatabase) {
     },
   };
 }
-
-export type CreditStore = ReturnType<typeof creditStore>;

@@ -8,7 +8,7 @@
  * the store module that writes also clears its cache.
  * @module
  */
-import type { SqliteDatabase } from './database.js';
+import type { SqliteDatabase } from '../ports/store.js';
 
 const shared = new WeakMap<SqliteDatabase, () => number>();
 

@@ -4,18 +4,12 @@
  * allowed for throwaway servers.
  * @module
  */
+import type { SqliteDatabase } from '../ports/store.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrations } from './migrations.js';
 import { internalError } from '../core/internal-errors.js';
-
-/**
- * better-sqlite3's database under a name of this module: the declarations emitted for the store refer to
- * it, and @types/better-sqlite3 keeps its own names in a namespace they cannot reach.
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a name, not a new shape (see above)
-export interface SqliteDatabase extends Database.Database {}
 
 export function openDatabase(file: string): SqliteDatabase {
   if (file !== ':memory:') {

@@ -4,22 +4,11 @@
  * checks for an existing one, then completed with the status, headers and body that were sent.
  * @module
  */
-import type { SqliteDatabase } from './database.js';
+import type { Claim, StoredResponse } from '../ports/records.js';
+import type { IdempotencyStore, SqliteDatabase } from '../ports/store.js';
 
 /** Seed "Limits": idempotency window, 24 hours. */
 export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
-
-export interface StoredResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string | null;
-}
-
-export type Claim =
-  | { outcome: 'claimed' }
-  | { outcome: 'replay'; response: StoredResponse }
-  | { outcome: 'mismatch' }
-  | { outcome: 'in_flight' };
 
 interface RecordRow {
   request_hash: string;
@@ -30,7 +19,7 @@ interface RecordRow {
   created_at: number;
 }
 
-export function idempotencyStore(db: SqliteDatabase) {
+export function idempotencyStore(db: SqliteDatabase): IdempotencyStore {
   const find = db.prepare<[string, string], RecordRow>(
     'SELECT * FROM idempotency_records WHERE workspace_id = ? AND idempotency_key = ?',
   );
@@ -84,5 +73,3 @@ export function idempotencyStore(db: SqliteDatabase) {
     },
   };
 }
-
-export type IdempotencyStore = ReturnType<typeof idempotencyStore>;

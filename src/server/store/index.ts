@@ -5,7 +5,8 @@
  */
 import { apiKeyStore } from './api-keys.js';
 import { creditStore } from './credits.js';
-import { openDatabase, prepareDatabase, type SqliteDatabase } from './database.js';
+import { openDatabase, prepareDatabase } from './database.js';
+import type { SqliteDatabase, Store } from '../ports/store.js';
 import { idempotencyStore } from './idempotency.js';
 import { metaStore } from './meta.js';
 import { outcomeStore } from './outcomes.js';
@@ -28,7 +29,7 @@ export interface StoreOptions {
   keptSessions?: number;
 }
 
-export function createStore(database: SqliteDatabase | string, options: StoreOptions = {}) {
+export function createStore(database: SqliteDatabase | string, options: StoreOptions = {}): Store {
   const db = typeof database === 'string' ? openDatabase(database) : prepareDatabase(database);
   return {
     db,
@@ -59,5 +60,3 @@ export function createStore(database: SqliteDatabase | string, options: StoreOpt
     },
   };
 }
-
-export type Store = ReturnType<typeof createStore>;

@@ -4,9 +4,9 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import type { SqliteDatabase } from './database.js';
+import type { MetaStore, SqliteDatabase } from '../ports/store.js';
 
-export function metaStore(db: SqliteDatabase) {
+export function metaStore(db: SqliteDatabase): MetaStore {
   const find = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
   const insert = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
   const upsert = db.prepare(
@@ -33,5 +33,3 @@ export function metaStore(db: SqliteDatabase) {
     },
   };
 }
-
-export type MetaStore = ReturnType<typeof metaStore>;

@@ -4,13 +4,11 @@
  * finishes the ones it had started.
  * @module
  */
-import type { components } from '../../generated/openapi.js';
-import type { SqliteDatabase } from './database.js';
+import type { Outcome } from '../ports/records.js';
+import type { OutcomeStore, SqliteDatabase } from '../ports/store.js';
 import { recordTable } from './records.js';
 
-export type Outcome = components['schemas']['Outcome'];
-
-export function outcomeStore(db: SqliteDatabase) {
+export function outcomeStore(db: SqliteDatabase): OutcomeStore {
   const records = recordTable<Outcome>(db, 'outcomes', 'session_id');
   const setDue = db.prepare('UPDATE outcomes SET ready_due_at = ? WHERE id = ?');
   const pending = db.prepare<[], { id: string; ready_due_at: number }>(

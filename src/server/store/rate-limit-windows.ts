@@ -10,7 +10,7 @@
  * and memory holds at most one count per subject and bucket seen in the current minute.
  * @module
  */
-import type { WindowCount } from './rate-limits.js';
+import type { WindowCount } from '../ports/records.js';
 
 /** Counts requests per subject and bucket within the current window. */
 export interface WindowCounter {

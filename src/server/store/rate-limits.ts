@@ -4,21 +4,15 @@
  * once, which is the bursting the seed permits ("Limits" 1).
  * @module
  */
-import type { SqliteDatabase } from './database.js';
-
-export interface WindowCount {
-  /** Requests counted in the current window, this one included. */
-  count: number;
-  /** When the current window began. */
-  windowStart: number;
-}
+import type { WindowCount } from '../ports/records.js';
+import type { RateLimitStore, SqliteDatabase } from '../ports/store.js';
 
 interface WindowRow {
   window_start: number;
   count: number;
 }
 
-export function rateLimitStore(db: SqliteDatabase) {
+export function rateLimitStore(db: SqliteDatabase): RateLimitStore {
   const find = db.prepare<[string, string], WindowRow>(
     'SELECT window_start, count FROM rate_limit_windows WHERE subject = ? AND bucket = ?',
   );
@@ -46,5 +40,3 @@ export function rateLimitStore(db: SqliteDatabase) {
     },
   };
 }
-
-export type RateLimitStore = ReturnType<typeof rateLimitStore>;

@@ -6,7 +6,7 @@
  * next request, one made by another process by every request that starts a millisecond after it.
  * @module
  */
-import type { SqliteDatabase } from './database.js';
+import type { SqliteDatabase } from '../ports/store.js';
 import { dataVersion } from './data-version.js';
 
 export interface ReadCache<V> {

@@ -3,32 +3,14 @@
  * (a workspace or a session), listed newest first (or oldest first) by `(created_at, id)` keyset.
  * @module
  */
-import type { Keyset } from '../core/pagination.js';
-import type { SqliteDatabase } from './database.js';
-
-export interface StoredRecord<T> {
-  id: string;
-  parentId: string;
-  record: T;
-  createdAt: number;
-}
+import type { StoredRecord } from '../ports/records.js';
+import type { RecordTable, SqliteDatabase } from '../ports/store.js';
 
 interface RecordRow {
   id: string;
   parent: string;
   record: string;
   created_at: number;
-}
-
-export interface RecordTable<T> {
-  insert(id: string, parentId: string, record: T, createdAt: number): void;
-  get(id: string): StoredRecord<T> | undefined;
-  update(id: string, record: T): void;
-  /** Up to `limit` records of a parent after the keyset position (`newest` first by default). */
-  list(parentId: string, after: Keyset | undefined, limit: number, order?: 'newest' | 'oldest'): Array<StoredRecord<T>>;
-  all(parentId: string): Array<StoredRecord<T>>;
-  deleteByParent(parentId: string): void;
-  remove(id: string): void;
 }
 
 export function recordTable<T>(db: SqliteDatabase, table: string, parentColumn: string): RecordTable<T> {

@@ -8,21 +8,9 @@
  * workspace's list stays kept but for its running sessions.
  * @module
  */
-import type { SqliteDatabase } from './database.js';
+import type { SessionAnswer } from '../ports/records.js';
+import type { SqliteDatabase } from '../ports/store.js';
 import { dataVersion } from './data-version.js';
-
-export interface SessionAnswer {
-  id: string;
-  workspaceId: string;
-  createdAt: number;
-  /**
-   * A comma, then the session as `GET /v1/sessions/{id}` sends it, in UTF-8: a list page is these bytes
-   * copied one after the other, never encoded again (`answer` sends them without the comma).
-   */
-  listed: Buffer;
-  /** The cursor to the page after this session, once a list has written it: its list and position never change. */
-  cursorAfter?: string;
-}
 
 /** At most this many sessions are kept (about 15 MB); past it the keeping starts afresh. */
 export const defaultKeptSessions = 10_000;

@@ -3,17 +3,12 @@
  * action executions, 1-on-1 conversations), each kept as its contract-shaped JSON.
  * @module
  */
+import type { ConversationRecord } from '../ports/records.js';
 import type { components } from '../../generated/openapi.js';
-import type { SqliteDatabase } from './database.js';
+import type { SqliteDatabase } from '../ports/store.js';
 import { recordTable } from './records.js';
 
 type Schemas = components['schemas'];
-
-export interface ConversationRecord {
-  synth: string;
-  session_id: string | null;
-  turns: Array<{ role: 'user' | 'synth'; content: string; at: string }>;
-}
 
 export function sessionMessageStore(db: SqliteDatabase) {
   return recordTable<Schemas['SessionMessage']>(db, 'session_messages', 'session_id');

@@ -4,58 +4,10 @@
  * it up again after a restart (`run`, `next_step_at`).
  * @module
  */
-import type { components } from '../../generated/openapi.js';
-import type { Keyset } from '../core/pagination.js';
+import type { Keyset, ListedPage, Plan, SessionAnswer, SessionRow, StoredSession } from '../ports/records.js';
+import type { SessionStore, SqliteDatabase } from '../ports/store.js';
 import type Database from 'better-sqlite3';
-import type { SqliteDatabase } from './database.js';
-import { sessionAnswer, sessionAnswers, type SessionAnswer } from './session-answers.js';
-
-export type Session = components['schemas']['Session'];
-export type Plan = components['schemas']['Plan'];
-/** The members of `Session` the server always writes, though the schema leaves them optional. */
-type AlwaysWritten =
-  | 'context'
-  | 'question'
-  | 'synth_id'
-  | 'model_class'
-  | 'decision_brief'
-  | 'estimated_cost_credits'
-  | 'credits_charged'
-  | 'credits_refunded'
-  | 'error'
-  | 'cancellation_reason'
-  | 'metadata'
-  | 'key_hint'
-  | 'forked_from'
-  | 'source_session_id'
-  | 'reconvened_into'
-  | 'completed_at'
-  | 'archived_at';
-
-export type StoredSession = Omit<Session, 'events_url' | 'outcomes_url' | AlwaysWritten> &
-  Required<Pick<Session, AlwaysWritten>>;
-
-export interface SessionRow {
-  id: string;
-  workspaceId: string;
-  session: StoredSession;
-  /** The pre-flight plan recorded at the start (`GET /v1/sessions/{id}/plan`). */
-  plan: Plan;
-  /** The final synthesis of the last completed run, `null` before one. */
-  synthesis: string | null;
-  /** The run driver's state (JSON), while a run is in progress. */
-  run: unknown;
-  nextStepAt: number | null;
-  createdAt: number;
-  /** The API key the session was started with (its legacy webhook URL hears of the end); `null` if unknown. */
-  apiKeyId: string | null;
-}
-
-/** A page of the list: its sessions as answers send them, and whether another page follows. */
-export interface ListedPage {
-  items: SessionAnswer[];
-  more: boolean;
-}
+import { sessionAnswer, sessionAnswers } from './session-answers.js';
 
 interface Row {
   id: string;
@@ -81,7 +33,7 @@ const fromRow = (row: Row): SessionRow => ({
   apiKeyId: row.api_key_id,
 });
 
-export function sessionStore(db: SqliteDatabase, keptSessions?: number) {
+export function sessionStore(db: SqliteDatabase, keptSessions?: number): SessionStore {
   const insert = db.prepare(
     'INSERT INTO sessions (id, workspace_id, record, plan, created_at, api_key_id) VALUES (?, ?, ?, ?, ?, ?)',
   );
@@ -213,5 +165,3 @@ export function sessionStore(db: SqliteDatabase, keptSessions?: number) {
     },
   };
 }
-
-export type SessionStore = ReturnType<typeof sessionStore>;

@@ -3,12 +3,10 @@
  * salt (RFC 7914), never returned.
  * @module
  */
+import type { Share } from '../ports/records.js';
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
-import type { components } from '../../generated/openapi.js';
-import type { SqliteDatabase } from './database.js';
+import type { ShareStore, SqliteDatabase } from '../ports/store.js';
 import { recordTable } from './records.js';
-
-export type Share = components['schemas']['Share'];
 
 export function hashPassword(password: string): string {
   const salt = randomBytes(16);
@@ -22,7 +20,7 @@ export function passwordMatches(password: string, stored: string): boolean {
   return expected.length > 0 && timingSafeEqual(actual, expected);
 }
 
-export function shareStore(db: SqliteDatabase) {
+export function shareStore(db: SqliteDatabase): ShareStore {
   const records = recordTable<Share>(db, 'shares', 'session_id');
   const setPassword = db.prepare('UPDATE shares SET password_hash = ? WHERE id = ?');
   const passwordOf = db.prepare<[string], { password_hash: string | null }>(

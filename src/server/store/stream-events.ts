@@ -4,19 +4,10 @@
  * every later event exactly once, across restarts too.
  * @module
  */
-import type { SqliteDatabase } from './database.js';
+import type { RecordedEvent, StreamName } from '../ports/records.js';
+import type { SqliteDatabase, StreamEventStore } from '../ports/store.js';
 
-export type StreamName = 'events' | 'summary';
-
-export interface RecordedEvent {
-  seq: number;
-  event: string;
-  /** The event's `data` line: one line of JSON. */
-  data: string;
-  at: number;
-}
-
-export function streamEventStore(db: SqliteDatabase) {
+export function streamEventStore(db: SqliteDatabase): StreamEventStore {
   const last = db.prepare<[string, string], { seq: number | null }>(
     'SELECT MAX(seq) AS seq FROM stream_events WHERE session_id = ? AND stream = ?',
   );
@@ -37,5 +28,3 @@ export function streamEventStore(db: SqliteDatabase) {
     lastSeq: (sessionId: string, stream: StreamName): number => last.get(sessionId, stream)?.seq ?? 0,
   };
 }
-
-export type StreamEventStore = ReturnType<typeof streamEventStore>;

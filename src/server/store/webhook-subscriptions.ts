@@ -4,17 +4,9 @@
  * its label, its envelope form and timestamps.
  * @module
  */
-import type { EnvelopeForm } from '../../webhooks/events.js';
-import type { SqliteDatabase } from './database.js';
+import type { SubscriptionRecord } from '../ports/records.js';
+import type { SqliteDatabase } from '../ports/store.js';
 import { recordTable } from './records.js';
-
-export interface SubscriptionRecord {
-  label: string;
-  /** The envelope the subscription chose; the server's default when absent. */
-  envelope?: EnvelopeForm;
-  created_at: string;
-  updated_at: string;
-}
 
 export function webhookSubscriptionStore(db: SqliteDatabase) {
   return recordTable<SubscriptionRecord>(db, 'webhook_subscriptions', 'workspace_id');

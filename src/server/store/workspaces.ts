@@ -3,22 +3,12 @@
  * resource of another workspace is answered as missing.
  * @module
  */
+import type { Tier, Workspace } from '../ports/records.js';
 import { newId, newUuid } from '../core/ids.js';
-import type { SqliteDatabase } from './database.js';
+import type { SqliteDatabase, WorkspaceStore } from '../ports/store.js';
 import { readCache } from './read-cache.js';
 
-export type Tier = 'free' | 'pro' | 'max' | 'ultra' | 'enterprise';
 export const tiers: readonly Tier[] = ['free', 'pro', 'max', 'ultra', 'enterprise'];
-
-export interface Workspace {
-  id: string;
-  /** The user the webhook envelope names (`user_id`). */
-  userId: string;
-  tier: Tier;
-  /** The date version requests are processed as when they do not pin one. */
-  apiVersion: string;
-  createdAt: number;
-}
 
 interface WorkspaceRow {
   id: string;
@@ -36,7 +26,7 @@ const fromRow = (row: WorkspaceRow): Workspace => ({
   createdAt: row.created_at,
 });
 
-export function workspaceStore(db: SqliteDatabase) {
+export function workspaceStore(db: SqliteDatabase): WorkspaceStore {
   const insert = db.prepare(
     'INSERT INTO workspaces (id, user_id, tier, api_version, created_at) VALUES (?, ?, ?, ?, ?)',
   );
@@ -68,5 +58,3 @@ export function workspaceStore(db: SqliteDatabase) {
     },
   };
 }
-
-export type WorkspaceStore = ReturnType<typeof workspaceStore>;

@@ -5,10 +5,9 @@
  * receiver.
  * @module
  */
-import type { Clock } from '../../server/core/clock.js';
+import type { Clock, Services } from '../../server/ports/services.js';
 import type { ProblemError } from '../../server/core/problems.js';
 import type { Route } from '../../server/http/routes.js';
-import type { Services } from '../../server/services.js';
 
 /** A request as the faults see it; changing it changes what the server routes and handles. */
 export interface FaultRequest {

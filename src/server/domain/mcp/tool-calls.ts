@@ -8,10 +8,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ProblemError } from '../../core/problems.js';
 import { violationsOf } from '../../core/problems.js';
-import type { ResponseViolation } from '../../services.js';
-import type { Services } from '../../services.js';
+import type { ResponseViolation } from '../../ports/app.js';
+import type { Workspace } from '../../ports/records.js';
+import type { Services } from '../../ports/services.js';
 import { takeConsultTurn, type ConsultTurnRequest } from '../sessions/consult-turns.js';
-import type { Workspace } from '../../store/workspaces.js';
 import type { ConsultTool } from './consult-tool.js';
 
 export interface ToolCallChecks {

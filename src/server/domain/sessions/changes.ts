@@ -3,16 +3,8 @@
  * open streams wake up at once instead of polling the store.
  * @module
  */
+import type { SessionChanges } from '../../ports/services.js';
 import { EventEmitter } from 'node:events';
-
-export interface SessionChanges {
-  notify(sessionId: string): void;
-  /**
-   * Resolves at the next `notify` of the session, or when `signal` aborts. Take the promise before
-   * reading the state it guards, so that a change between the read and the wait is not missed.
-   */
-  next(sessionId: string, signal: AbortSignal): Promise<void>;
-}
 
 export function sessionChanges(): SessionChanges {
   const emitter = new EventEmitter();

@@ -11,9 +11,8 @@ import type { ConsultTurnOutput } from '../../../board/types.js';
 import { isoAt } from '../../core/clock.js';
 import { newId } from '../../core/ids.js';
 import { ProblemError, notFound } from '../../core/problems.js';
-import type { Services } from '../../services.js';
-import type { StoredSession } from '../../store/sessions.js';
-import type { Workspace } from '../../store/workspaces.js';
+import type { StoredSession, Workspace } from '../../ports/records.js';
+import type { Services } from '../../ports/services.js';
 import { spend } from './credits.js';
 import { transition } from './lifecycle.js';
 

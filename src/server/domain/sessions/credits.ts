@@ -6,8 +6,8 @@
  * @module
  */
 import { ProblemError } from '../../core/problems.js';
-import type { Services } from '../../services.js';
-import type { CreditKind, CreditUsage } from '../../store/credits.js';
+import type { CreditKind, CreditUsage } from '../../ports/records.js';
+import type { Services } from '../../ports/services.js';
 
 /** Where credits are bought (the contract's `topup_url` examples). */
 export const topupUrl = 'https://console.decision-board.example/billing/credits';

@@ -7,8 +7,8 @@
  * @module
  */
 import { composeOutcome } from '../../../board/outcomes.js';
-import { isoAt, type ClockTimer } from '../../core/clock.js';
-import type { OutcomeGeneration, Services } from '../../services.js';
+import { isoAt } from '../../core/clock.js';
+import type { ClockTimer, OutcomeGeneration, Services } from '../../ports/services.js';
 import { transcriptOf } from './resource.js';
 
 /** Simulated time to write an outcome document (designed). */

@@ -9,8 +9,8 @@ import { creditsPerSynthRound } from '../../../board/credits.js';
 import type { BoardStep } from '../../../board/debate.js';
 import { stampSummary, type BoardSummary } from '../../../board/summary.js';
 import { isoAt } from '../../core/clock.js';
-import type { Services } from '../../services.js';
-import type { SessionRow, StoredSession } from '../../store/sessions.js';
+import type { SessionRow, StoredSession } from '../../ports/records.js';
+import type { Services } from '../../ports/services.js';
 import { transition } from './lifecycle.js';
 import { sessionUrls } from './resource.js';
 

@@ -7,8 +7,9 @@ import type { SessionTranscript } from '../../../board/transcript.js';
 import type { SynthMessageEventData, RoundCompleteEventData } from '../../../board/types.js';
 import { isoAt } from '../../core/clock.js';
 import { notFound } from '../../core/problems.js';
-import type { HandlerContext, Services } from '../../services.js';
-import type { Session, SessionRow, StoredSession } from '../../store/sessions.js';
+import type { HandlerContext } from '../../ports/handlers.js';
+import type { Session, SessionRow, StoredSession } from '../../ports/records.js';
+import type { Services } from '../../ports/services.js';
 
 export function sessionUrls(baseUrl: string, id: string): { events_url: string; outcomes_url: string } {
   return { events_url: `${baseUrl}/v1/sessions/${id}/events`, outcomes_url: `${baseUrl}/v1/sessions/${id}/outcomes` };

@@ -8,9 +8,7 @@
  */
 import { createRun, type BoardRun, type BoardStep, type RunInput } from '../../../board/debate.js';
 import type { SendMessageRequest } from '../../../board/types.js';
-import type { ClockTimer } from '../../core/clock.js';
-import type { RunDriver, Services } from '../../services.js';
-import type { SessionChanges } from './changes.js';
+import type { ClockTimer, RunDriver, Services, SessionChanges } from '../../ports/services.js';
 import { isActive } from './lifecycle.js';
 import { publishRunBegun, publishStep } from './publish.js';
 import { internalError } from '../../core/internal-errors.js';

@@ -4,8 +4,7 @@
  * (HTML Living Standard §13.1.2.6: `&`, `<`, `>`, `"` and `'` cover text and quoted attributes).
  * @module
  */
-import type { StoredSession } from '../../store/sessions.js';
-import type { Share } from '../../store/shares.js';
+import type { Share, StoredSession } from '../../ports/records.js';
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -10,9 +10,9 @@
  * @module
  */
 import { isoAt } from '../../core/clock.js';
-import type { Services } from '../../services.js';
-import type { SessionRow, StoredSession } from '../../store/sessions.js';
-import { passwordMatches, type Share } from '../../store/shares.js';
+import type { SessionRow, Share, StoredSession } from '../../ports/records.js';
+import type { Services } from '../../ports/services.js';
+import { passwordMatches } from '../../store/shares.js';
 
 /** Where share links open (the contract's `Share.url` pattern); the token follows. */
 export const shareOrigin = 'https://share.decision-board.example/s/';

@@ -7,7 +7,7 @@
 import type { components } from '../../../generated/openapi.js';
 import { runTool, isReversible } from '../../domain/connected-tools.js';
 import { isoAt } from '../../core/clock.js';
-import type { Handler } from '../handler-types.js';
+import type { Handler } from '../../ports/handlers.js';
 import { newId } from '../../core/ids.js';
 import { ProblemError, notFound } from '../../core/problems.js';
 import { requireSession } from '../../domain/sessions/resource.js';

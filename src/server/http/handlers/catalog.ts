@@ -6,7 +6,7 @@
  */
 import { boardCatalog } from '../../../board/catalog.js';
 import { isoAt } from '../../core/clock.js';
-import type { Handler } from '../handler-types.js';
+import type { Handler } from '../../ports/handlers.js';
 import { defaultPageLimit, offsetPage } from '../../core/pagination.js';
 import { topupUrl } from '../../domain/sessions/credits.js';
 import { recordPage } from './listing.js';

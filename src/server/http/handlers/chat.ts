@@ -8,12 +8,12 @@ import { boardCatalog } from '../../../board/catalog.js';
 import { chatReply } from '../../../board/chat.js';
 import { creditsPerSynthRound } from '../../../board/credits.js';
 import { isoAt } from '../../core/clock.js';
-import type { Handler } from '../handler-types.js';
+import type { Handler } from '../../ports/handlers.js';
+import type { ConversationRecord } from '../../ports/records.js';
 import { newId } from '../../core/ids.js';
 import { ProblemError, notFound } from '../../core/problems.js';
 import { spend } from '../../domain/sessions/credits.js';
 import { requireSession, transcriptOf } from '../../domain/sessions/resource.js';
-import type { ConversationRecord } from '../../store/session-records.js';
 
 export const chatWithSynth: Handler<'chatWithSynth'> = ({ body }, context) => {
   const { services, workspace } = context;

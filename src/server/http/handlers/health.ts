@@ -6,7 +6,7 @@
  */
 import { webhookEventLists } from '../../../webhooks/events.js';
 import { isoAt } from '../../core/clock.js';
-import type { Handler } from '../handler-types.js';
+import type { Handler } from '../../ports/handlers.js';
 
 export const getHealth: Handler<'getHealth'> = (_request, { services }) => ({
   status: 200,

@@ -4,7 +4,7 @@
  * unversioned aliases (`x-alias-of`) share the handler of the operation they alias.
  * @module
  */
-import type { HandlerMap } from '../handler-types.js';
+import type { HandlerMap } from '../../ports/handlers.js';
 import { executeAction, undoAction } from './actions.js';
 import { getCredits, listIntegrations, listModes, listSynths } from './catalog.js';
 import { chatWithSynth } from './chat.js';

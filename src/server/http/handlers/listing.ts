@@ -4,8 +4,9 @@
  * @module
  */
 import { defaultPageLimit, keysetAfter, keysetPage, type Page } from '../../core/pagination.js';
-import type { Services } from '../../services.js';
-import type { RecordTable, StoredRecord } from '../../store/records.js';
+import type { StoredRecord } from '../../ports/records.js';
+import type { Services } from '../../ports/services.js';
+import type { RecordTable } from '../../ports/store.js';
 
 export interface ListQuery {
   limit?: number;

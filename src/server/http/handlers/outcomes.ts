@@ -5,15 +5,14 @@
  */
 import type { components } from '../../../generated/openapi.js';
 import { isoAt } from '../../core/clock.js';
-import type { HandlerContext } from '../context.js';
-import type { Handler } from '../handler-types.js';
+import type { Handler, HandlerContext } from '../../ports/handlers.js';
+import type { SessionRow } from '../../ports/records.js';
 import { newUuid } from '../../core/ids.js';
 import { ProblemError } from '../../core/problems.js';
 import { spend } from '../../domain/sessions/credits.js';
 import { outcomeSynthRounds, outcomeWritingMs } from '../../domain/sessions/outcome-generation.js';
 import { roundRate } from '../../domain/sessions/publish.js';
 import { requireSession } from '../../domain/sessions/resource.js';
-import type { SessionRow } from '../../store/sessions.js';
 
 type Memo = components['schemas']['Memo'];
 

@@ -5,12 +5,12 @@
  */
 import { exportSession as exportFile } from '../../../board/export.js';
 import { isoAt } from '../../core/clock.js';
-import type { Handler } from '../handler-types.js';
+import type { Handler } from '../../ports/handlers.js';
+import type { Share } from '../../ports/records.js';
 import { newId, randomAlphanumeric } from '../../core/ids.js';
 import { ProblemError, notFound } from '../../core/problems.js';
 import { requireSession, transcriptOf } from '../../domain/sessions/resource.js';
 import { shareOrigin } from '../../domain/share-viewer/views.js';
-import type { Share } from '../../store/shares.js';
 import { recordPage } from './listing.js';
 
 export const captureDecision: Handler<'captureDecision'> = ({ path, body }, context) => {

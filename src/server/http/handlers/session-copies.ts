@@ -9,14 +9,13 @@ import { estimateCredits } from '../../../board/credits.js';
 import { planOf, type ResolvedStart } from '../../../board/plan.js';
 import { namedBoard } from '../../../board/staffing.js';
 import { isoAt } from '../../core/clock.js';
-import type { HandlerContext } from '../context.js';
-import type { Handler } from '../handler-types.js';
+import type { Handler, HandlerContext } from '../../ports/handlers.js';
+import type { StoredSession } from '../../ports/records.js';
 import { newId } from '../../core/ids.js';
 import { ProblemError } from '../../core/problems.js';
 import { spend } from '../../domain/sessions/credits.js';
 import { transition } from '../../domain/sessions/lifecycle.js';
 import { newSession, requireSession, toResource } from '../../domain/sessions/resource.js';
-import type { StoredSession } from '../../store/sessions.js';
 import { maxRounds, refuseConsult } from './session-runs.js';
 
 interface NewRun {

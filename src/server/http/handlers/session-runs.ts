@@ -5,14 +5,14 @@
  * @module
  */
 import { isoAt } from '../../core/clock.js';
-import type { Handler } from '../handler-types.js';
+import type { Handler } from '../../ports/handlers.js';
+import type { SessionRow, StoredSession } from '../../ports/records.js';
 import { newId } from '../../core/ids.js';
 import { ProblemError } from '../../core/problems.js';
 import { spend } from '../../domain/sessions/credits.js';
 import { isActive, transition } from '../../domain/sessions/lifecycle.js';
 import { publishCancellation, reconcile, roundRate } from '../../domain/sessions/publish.js';
 import { requireSession, toResource } from '../../domain/sessions/resource.js';
-import type { SessionRow, StoredSession } from '../../store/sessions.js';
 
 /** The most rounds a session numbers (schema `StartSessionRequestA.rounds`; continue and reconvene say so). */
 export const maxRounds = 10;

@@ -5,7 +5,9 @@
  */
 import { isQuestionStart, planOf, resolveStart } from '../../../board/plan.js';
 import { isoAt, sleep } from '../../core/clock.js';
-import type { Handler } from '../handler-types.js';
+import type { Handler } from '../../ports/handlers.js';
+import type { SessionAnswer, StoredSession } from '../../ports/records.js';
+import type { Services } from '../../ports/services.js';
 import { newId } from '../../core/ids.js';
 import { JsonText } from '../../core/json-text.js';
 import { defaultPageLimit, keysetAfter } from '../../core/pagination.js';
@@ -14,9 +16,6 @@ import { insufficientCredits, spend } from '../../domain/sessions/credits.js';
 import { assertDeletable } from '../../domain/sessions/lifecycle.js';
 import { reconcile } from '../../domain/sessions/publish.js';
 import { newSession, requireSession, sessionUrls, toResource } from '../../domain/sessions/resource.js';
-import type { Services } from '../../services.js';
-import type { SessionAnswer } from '../../store/session-answers.js';
-import type { StoredSession } from '../../store/sessions.js';
 
 /** Metadata may hold at most 20 keys (schema `Metadata`, after Stripe). */
 const metadataKeyLimit = 20;

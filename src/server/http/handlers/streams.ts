@@ -7,12 +7,11 @@
  * @module
  */
 import type { components } from '../../../generated/openapi.js';
-import type { HandlerContext } from '../context.js';
-import type { Handler } from '../handler-types.js';
+import type { Handler, HandlerContext } from '../../ports/handlers.js';
+import type { StreamName } from '../../ports/records.js';
 import { ProblemError } from '../../core/problems.js';
 import { isActive } from '../../domain/sessions/lifecycle.js';
 import { requireSession } from '../../domain/sessions/resource.js';
-import type { StreamName } from '../../store/stream-events.js';
 
 type SessionStreamEvent = components['schemas']['SessionStreamEvent'];
 type SessionSummaryStreamEvent = components['schemas']['SessionSummaryStreamEvent'];

@@ -9,13 +9,11 @@ import { createWebhookSecret } from '../../../webhooks/signing.js';
 import type { EnvelopeForm } from '../../../webhooks/events.js';
 import type { components } from '../../../generated/openapi.js';
 import { isoAt } from '../../core/clock.js';
-import type { HandlerContext } from '../context.js';
-import type { Handler } from '../handler-types.js';
+import type { Handler, HandlerContext } from '../../ports/handlers.js';
+import type { StoredRecord, SubscriptionRecord } from '../../ports/records.js';
 import { newId } from '../../core/ids.js';
 import { defaultPageLimit, keysetAfter, keysetPage } from '../../core/pagination.js';
 import { ProblemError, notFound } from '../../core/problems.js';
-import type { StoredRecord } from '../../store/records.js';
-import type { SubscriptionRecord } from '../../store/webhook-subscriptions.js';
 import { recordPage } from './listing.js';
 import { internalError } from '../../core/internal-errors.js';
 

@@ -6,8 +6,8 @@
 import { BoardInputError, BoardStateError } from '../../../board/errors.js';
 import type { EventStreamEvent } from '../../../contract/sse.js';
 import { ProblemError } from '../../core/problems.js';
-import type { HandlerContext, Services } from '../../services.js';
-import type { HandlerMap, OperationId } from '../handler-types.js';
+import type { HandlerContext, HandlerMap, OperationId } from '../../ports/handlers.js';
+import type { Services } from '../../ports/services.js';
 import type { ValidatedRequest } from '../request-validation.js';
 
 /** What any handler returns, whatever its operation. */

@@ -5,8 +5,8 @@
  * @module
  */
 import { ProblemError } from '../../core/problems.js';
-import type { Services } from '../../services.js';
-import type { Claim, StoredResponse } from '../../store/idempotency.js';
+import type { Claim, StoredResponse } from '../../ports/records.js';
+import type { Services } from '../../ports/services.js';
 import { requestHashOf, storedResponse } from '../idempotency.js';
 import type { Route } from '../routes.js';
 import type { ValidatedRequest } from '../request-validation.js';

@@ -6,9 +6,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { jsonPayloadOf } from '../../core/json-text.js';
 import { problemMediaType } from '../../core/problems.js';
-import type { Services } from '../../services.js';
-import type { StoredResponse } from '../../store/idempotency.js';
-import type { AppOptions } from '../app-options.js';
+import type { AppOptions } from '../../ports/app.js';
+import type { StoredResponse } from '../../ports/records.js';
+import type { Services } from '../../ports/services.js';
 import { defaultClientLimits } from '../client-limits.js';
 import { replayedHeader } from '../idempotency.js';
 import type { RequestState } from '../request-state.js';

@@ -1,14 +1,43 @@
 /**
- * The types of the handler map, derived from the generated `operations`: one handler per operationId of
+ * The handlers' side of the server: what a handler is given (`HandlerContext`) and the types of the
+ * handler map, derived from the generated `operations`: one handler per operationId of
  * `paths`, taking the operation's typed parameters and body and returning one of its documented responses.
  * An operation without a handler, a status the operation does not document, or a body of the wrong shape
  * fails to compile; adding an operation to the contract and regenerating makes the map incomplete until a
- * handler is written for it.
+ * handler is written for it. Types only, importing nothing of the server (docs/architecture.md).
  * @module
  */
 import type { components, operations, paths } from '../../generated/openapi.js';
-import type { HandlerContext } from './context.js';
-import type { JsonText } from '../core/json-text.js';
+import type { Services } from './services.js';
+import type { ApiKey, Workspace } from './records.js';
+
+/** Who is calling: the workspace and the key of an authenticated request. */
+export interface Principal {
+  workspace: Workspace;
+  apiKey: ApiKey;
+}
+
+/** What a handler is given besides its request. */
+export interface HandlerContext {
+  readonly services: Services;
+  /** The date version the request is processed as (its pin, or the workspace's default). */
+  readonly apiVersion: string;
+  /** The caller's workspace. Only operations without security lack one; reading it there is a bug. */
+  readonly workspace: Workspace;
+  readonly apiKey: ApiKey;
+  /** Aborts when the client goes away, so that long polls and streams stop. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * JSON text that encodes a value of type `T`, written already and sent as it is (the `JsonText` class of
+ * src/server/core/json-text.ts): the type is the handler's promise; the text is not parsed.
+ */
+export interface WrittenJson<T> {
+  /** The type of the value the text encodes, for the handler map's types; it does not exist at run time. */
+  readonly value: T;
+  readonly text: string | Buffer;
+}
 
 type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
@@ -39,7 +68,7 @@ type HandlerHeaders<R> = R extends { headers: infer H }
 type ReplyFor<S, R> = R extends { content: { 'text/event-stream': infer E } }
   ? { status: S; stream: AsyncIterable<E>; headers?: HandlerHeaders<R> }
   : R extends { content: { 'application/json': infer B } }
-    ? { status: S; body: B | JsonText<B>; headers?: HandlerHeaders<R> }
+    ? { status: S; body: B | WrittenJson<B>; headers?: HandlerHeaders<R> }
     : R extends { content: { 'application/problem+json': infer B } }
       ? { status: S; body: B; headers?: HandlerHeaders<R> }
       : { status: S; body?: undefined; headers?: HandlerHeaders<R> };
