@@ -4,7 +4,7 @@
  * @module
  */
 import { completedSession } from '../harness/completed-session.js';
-import { expectEvent, watchEventFor } from '../harness/event-watch.js';
+import { expectEvent, watching } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { delay } from '../harness/http.js';
 import { discard, readSession, startMarkedSession, terminalStatuses } from '../harness/sessions.js';
@@ -92,11 +92,7 @@ export const generate = check('generate', ['OUT-001'], {
 export const readyEvent = check('ready-event', ['OUT-002'], {
   title: 'A generated outcome triggers outcomes.ready',
   preconditions: ['live', 'receiver-reachable'],
-  async run(ctx) {
-    const subscription = await watchEventFor(ctx, 'OUT-002', 'outcomes.ready');
-    if (subscription === undefined) {
-      return;
-    }
+  run: watching('OUT-002', 'outcomes.ready', async (ctx, subscription) => {
     const { id } = await completedSession(ctx, 'outcome event');
     const asked = await ctx.http.post(`/v1/sessions/${id}/outcomes`, { format: 'decision_memo' });
     const outcomeId = (jsonOf(asked) as OutcomeBody | undefined)?.id;
@@ -118,8 +114,7 @@ export const readyEvent = check('ready-event', ['OUT-002'], {
         `outcome ${outcomeId}`,
       );
     }
-    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
-  },
+  }),
 });
 
 export const beforeCompletion = check('before-completion', ['OUT-003'], {

@@ -22,22 +22,30 @@ function eventOf(delivery: Delivery): { event: unknown; data: Record<string, unk
   return { event: body['event'] ?? body['type'], data: (body['data'] ?? {}) as Record<string, unknown> };
 }
 
-/** A subscription to `events`, or `undefined` after skipping `requirements` with the refusal. */
-async function subscribeOrSkip(
-  ctx: CheckContext,
+/**
+ * A check body that judges the delivery of the session's own events: it runs with a subscription to
+ * `events`, or does not run and `requirement` is skipped with the refusal (a 400 names an event list that
+ * lacks them); the subscription is deleted once the body is done.
+ */
+function subscribedTo(
   events: readonly string[],
-  requirements: readonly string[],
-): Promise<Subscription | undefined> {
-  const subscribed = await subscribe(ctx, events);
-  if ('refused' in subscribed) {
-    const reason =
-      statusOf(subscribed.refused) === 400
-        ? `the deployment refuses a subscription to ${events.join(', ')} (400): its event list lacks it`
-        : refusalReason(subscribed.refused);
-    requirements.forEach((requirement) => ctx.skip(requirement, reason));
-    return undefined;
-  }
-  return subscribed.subscription;
+  requirement: string,
+  body: (ctx: CheckContext, subscription: Subscription) => Promise<void>,
+): (ctx: CheckContext) => Promise<void> {
+  return async (ctx) => {
+    const subscribed = await subscribe(ctx, events);
+    if ('refused' in subscribed) {
+      ctx.skip(
+        requirement,
+        statusOf(subscribed.refused) === 400
+          ? `the deployment refuses a subscription to ${events.join(', ')} (400): its event list lacks it`
+          : refusalReason(subscribed.refused),
+      );
+      return;
+    }
+    await body(ctx, subscribed.subscription);
+    await ctx.http.delete(`/v1/webhooks/${subscribed.subscription.id}`);
+  };
 }
 
 /** Waits for `event` about `sessionId`; the matching delivery, or `undefined` after the session timeout. */
@@ -113,13 +121,9 @@ async function completed(
 export const created = check('created', ['SEVT-001'], {
   title: 'Starting a session delivers session.created',
   preconditions: ['live', 'receiver-reachable'],
-  async run(ctx) {
-    // session.cancelled, in every event list, marks the end of the session's events: once it arrived, a
-    // session.created that has not is judged missing after a short grace for deliveries out of order.
-    const subscription = await subscribeOrSkip(ctx, ['session.created', 'session.cancelled'], ['SEVT-001']);
-    if (subscription === undefined) {
-      return;
-    }
+  // session.cancelled, in every event list, marks the end of the session's events: once it arrived, a
+  // session.created that has not is judged missing after a short grace for deliveries out of order.
+  run: subscribedTo(['session.created', 'session.cancelled'], 'SEVT-001', async (ctx, subscription) => {
     const id = await causeCancellation(ctx);
     await awaitEvent(ctx, subscription, 'session.cancelled', id);
     await subscription.endpoint.waitFor(
@@ -129,18 +133,13 @@ export const created = check('created', ['SEVT-001'], {
       ctx.signal,
     );
     await expectEvent(ctx, 'SEVT-001', subscription, 'session.created', id, { session_id: is(id) }, 0);
-    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
-  },
+  }),
 });
 
 export const continued = check('continued', ['SEVT-002'], {
   title: 'Continuing a session delivers session.continued',
   preconditions: ['live', 'receiver-reachable'],
-  async run(ctx) {
-    const subscription = await subscribeOrSkip(ctx, ['session.continued'], ['SEVT-002']);
-    if (subscription === undefined) {
-      return;
-    }
+  run: subscribedTo(['session.continued'], 'SEVT-002', async (ctx, subscription) => {
     const { id, session } = await completed(ctx, 'continued event');
     const answer = await ctx.http.post(`/v1/sessions/${id}/continue`, { rounds: 1 });
     if (statusOf(answer) !== 202) {
@@ -155,8 +154,8 @@ export const continued = check('continued', ['SEVT-002'], {
         round_number: is(next),
       });
     }
-    await Promise.all([discard(ctx.http, id), ctx.http.delete(`/v1/webhooks/${subscription.id}`)]);
-  },
+    await discard(ctx.http, id);
+  }),
 });
 
 export const reconvene = check('reconvene', ['SEVT-003', 'SEVT-004'], {
@@ -235,11 +234,7 @@ export const reconvene = check('reconvene', ['SEVT-003', 'SEVT-004'], {
 export const failed = check('failed', ['SEVT-005'], {
   title: 'A run that errors ends failed and delivers session.failed',
   preconditions: ['live', 'receiver-reachable'],
-  async run(ctx) {
-    const subscription = await subscribeOrSkip(ctx, ['session.failed'], ['SEVT-005']);
-    if (subscription === undefined) {
-      return;
-    }
+  run: subscribedTo(['session.failed'], 'SEVT-005', async (ctx, subscription) => {
     // The reference server's failure marker (docs/simulator.md); a target without one runs the session normally.
     const { id, session } = await completed(ctx, 'failure', `${marker('failure')} [simulate:upstream_error]`);
     if (session.status !== 'failed') {
@@ -254,8 +249,7 @@ export const failed = check('failed', ['SEVT-005'], {
         error_message: isText,
       });
     }
-    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
-  },
+  }),
 });
 
 export const sessionEventChecks = [created, continued, reconvene, failed];

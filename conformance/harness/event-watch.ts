@@ -114,18 +114,34 @@ export async function expectEvent(
   return found;
 }
 
-/** Subscribes to `event` for `requirement`, or records why the requirement cannot be judged and gives nothing. */
-export async function watchEventFor(
-  ctx: CheckContext,
+/**
+ * A check body that needs `event` delivered to judge `requirement`: it runs with a subscription to the
+ * event (`watchEvent`), or does not run and the requirement is skipped with the reason; the subscription
+ * is deleted once the body is done, so later checks' receivers get no deliveries of it.
+ */
+export function watching(
   requirement: string,
   event: string,
-): Promise<Subscription | undefined> {
-  const watch = await watchEvent(ctx, event);
-  if ('skip' in watch) {
-    ctx.skip(requirement, watch.skip);
-    return undefined;
+  body: (ctx: CheckContext, subscription: Subscription) => Promise<void>,
+): (ctx: CheckContext) => Promise<void> {
+  return async (ctx) => {
+    const watch = await watchEvent(ctx, event);
+    if ('skip' in watch) {
+      ctx.skip(requirement, watch.skip);
+      return;
+    }
+    await body(ctx, watch.subscription);
+    await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
+  };
+}
+
+/** Deletes the subscriptions `watches` made, once the check judged what they received. */
+export async function unwatch(ctx: CheckContext, watches: readonly Watch[]): Promise<void> {
+  for (const watch of watches) {
+    if ('subscription' in watch) {
+      await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
+    }
   }
-  return watch.subscription;
 }
 
 /** `expectEvent` on what `watch` subscribed, or the skip it carries when it subscribed nothing. */
