@@ -9,9 +9,9 @@ import { entriesOf, newEntries, readCredits, sumOf } from '../harness/credits.js
 import { parseEventStream } from '../../src/contract/sse.js';
 import { awaitEvent, eventData, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
-import { poorKeyFor } from '../harness/key-control.js';
+import { onPoorWorkspace } from '../harness/key-control.js';
 import {
-  discard,
+  discardStarted,
   marker,
   readSession,
   startBodyA,
@@ -76,12 +76,8 @@ export const sessionCharge = check('session-charge', ['CRED-001'], {
 export const insufficient = check('insufficient', ['CRED-002'], {
   title: 'A start the balance does not cover is 402 insufficient-credits',
   preconditions: ['live'],
-  async run(ctx) {
-    // A workspace of its own with a balance below any session's estimate (test control provisions it).
-    const poor = await poorKeyFor(ctx, 'CRED-002');
-    if (poor === undefined) {
-      return;
-    }
+  // A workspace of its own with a balance below any session's estimate (test control provisions it).
+  run: onPoorWorkspace('CRED-002', async (ctx, poor) => {
     const before = await readCredits(poor.http);
     const answer = await poor.http.post('/v1/sessions', startBodyA(ctx.target.synths, marker('insufficient'), 2));
     if (
@@ -94,8 +90,7 @@ export const insufficient = check('insufficient', ['CRED-002'], {
         `a start with a balance of ${before.balance}`,
       )
     ) {
-      const id = (jsonOf(answer) ?? {}) as { id?: string; session_id?: string };
-      await discard(poor.http, id.id ?? id.session_id ?? 'none');
+      await discardStarted(poor.http, answer);
       return;
     }
     const body = (jsonOf(answer) ?? {}) as {
@@ -141,7 +136,7 @@ export const insufficient = check('insufficient', ['CRED-002'], {
       },
       'nothing started and nothing spent',
     );
-  },
+  }),
 });
 
 export const cancelReconciliation = check('cancel-reconciliation', ['CRED-003'], {

@@ -6,9 +6,10 @@
  */
 import { startEstimates } from '../harness/estimates.js';
 import { jsonOf } from '../harness/exchange.js';
-import { poorKeyFor } from '../harness/key-control.js';
+import { onPoorWorkspace } from '../harness/key-control.js';
 import {
   discard,
+  discardStarted,
   marker,
   readSession,
   startBodyA,
@@ -153,12 +154,8 @@ export const briefStaffing = check('brief-staffing', ['PLAN-004'], {
 export const shortBalance = check('short-balance', ['PLAN-005'], {
   title: 'A plan made on a short balance says so, and the start it plans is refused at its estimate',
   preconditions: ['live'],
-  async run(ctx) {
-    // A workspace of its own whose balance no session's estimate fits in (test control provisions it).
-    const poor = await poorKeyFor(ctx, 'PLAN-005');
-    if (poor === undefined) {
-      return;
-    }
+  // A workspace of its own whose balance no session's estimate fits in (test control provisions it).
+  run: onPoorWorkspace('PLAN-005', async (ctx, poor) => {
     const body = startBodyA(ctx.target.synths, marker('short plan'), 2);
     const planned = await poor.http.post('/v1/sessions/plan', body);
     const plan = (jsonOf(planned) ?? {}) as PlanBody;
@@ -197,11 +194,10 @@ export const shortBalance = check('short-balance', ['PLAN-005'], {
       },
       `the plan said ${String(plan.estimate?.credits)} credits do not fit in ${String(plan.balance_credits)}, and the start was refused so`,
     );
-    const id = (jsonOf(started) ?? {}) as { id?: string; session_id?: string };
     if (statusOf(started) !== 402) {
-      await discard(poor.http, id.id ?? id.session_id ?? 'none');
+      await discardStarted(poor.http, started);
     }
-  },
+  }),
 });
 
 /** The plan of the lineup start `body` at `modelClass`, and whether its estimate adds up. */

@@ -10,6 +10,7 @@ import { jsonOf } from '../harness/exchange.js';
 import type { Delivery } from '../harness/receiver.js';
 import { discard, marker, readSession, sessionIdOf, terminalStatuses, waitForSession } from '../harness/sessions.js';
 import { causeCancellation, refusalReason, subscribe, type Subscription } from '../harness/subscriptions.js';
+import { type Watch, withWatch } from '../harness/event-watch.js';
 import { statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
@@ -23,29 +24,29 @@ function eventOf(delivery: Delivery): { event: unknown; data: Record<string, unk
 }
 
 /**
- * A check body that judges the delivery of the session's own events: it runs with a subscription to
- * `events`, or does not run and `requirement` is skipped with the refusal (a 400 names an event list that
- * lacks them); the subscription is deleted once the body is done.
+ * A subscription to the session's own events `events`, or why there is none: the target refused the
+ * receiver, or its event list lacks them (a 400).
  */
+async function watchSessionEvents(ctx: CheckContext, events: readonly string[]): Promise<Watch> {
+  const subscribed = await subscribe(ctx, events);
+  if (!('refused' in subscribed)) {
+    return subscribed;
+  }
+  return {
+    skip:
+      statusOf(subscribed.refused) === 400
+        ? `the deployment refuses a subscription to ${events.join(', ')} (400): its event list lacks it`
+        : refusalReason(subscribed.refused),
+  };
+}
+
+/** A check body that judges the delivery of the session's own `events`: `withWatch` on `watchSessionEvents`. */
 function subscribedTo(
   events: readonly string[],
   requirement: string,
   body: (ctx: CheckContext, subscription: Subscription) => Promise<void>,
 ): (ctx: CheckContext) => Promise<void> {
-  return async (ctx) => {
-    const subscribed = await subscribe(ctx, events);
-    if ('refused' in subscribed) {
-      ctx.skip(
-        requirement,
-        statusOf(subscribed.refused) === 400
-          ? `the deployment refuses a subscription to ${events.join(', ')} (400): its event list lacks it`
-          : refusalReason(subscribed.refused),
-      );
-      return;
-    }
-    await body(ctx, subscribed.subscription);
-    await ctx.http.delete(`/v1/webhooks/${subscribed.subscription.id}`);
-  };
+  return async (ctx) => withWatch(ctx, requirement, await watchSessionEvents(ctx, events), body);
 }
 
 /** Waits for `event` about `sessionId`; the matching delivery, or `undefined` after the session timeout. */
@@ -162,8 +163,7 @@ export const reconvene = check('reconvene', ['SEVT-003', 'SEVT-004'], {
   title: 'Reconvening a decided session creates a new round session and delivers session.reconvened',
   preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
-    const subscribed = await subscribe(ctx, ['session.reconvened']);
-    const subscription = 'subscription' in subscribed ? subscribed.subscription : undefined;
+    const watch = await watchSessionEvents(ctx, ['session.reconvened']);
     const source = await completed(ctx, 'reconvene');
     if (source.session.status !== 'complete') {
       ['SEVT-003', 'SEVT-004'].forEach((id) =>
@@ -212,22 +212,13 @@ export const reconvene = check('reconvene', ['SEVT-003', 'SEVT-004'], {
       },
       `reconvened into ${newId}, which names its source and completed round ${String(after['current_round'])}`,
     );
-    if (subscription === undefined) {
-      const refused = 'refused' in subscribed ? subscribed.refused : undefined;
-      ctx.skip(
-        'SEVT-004',
-        refused !== undefined && statusOf(refused) === 400
-          ? 'the deployment refuses a subscription to session.reconvened (400): its event list lacks it'
-          : refusalReason(refused!),
-      );
-      return;
-    }
-    await expectEvent(ctx, 'SEVT-004', subscription, 'session.reconvened', newId!, {
-      session_id: is(newId),
-      source_session_id: is(source.id),
-      round_number: is(sourceRounds + 1),
-    });
-    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
+    await withWatch(ctx, 'SEVT-004', watch, (_, subscription) =>
+      expectEvent(ctx, 'SEVT-004', subscription, 'session.reconvened', newId!, {
+        session_id: is(newId),
+        source_session_id: is(source.id),
+        round_number: is(sourceRounds + 1),
+      }),
+    );
   },
 });
 

@@ -7,7 +7,7 @@
 import { readCredits } from '../harness/credits.js';
 import { jsonOf } from '../harness/exchange.js';
 import { provisionKey } from '../harness/key-control.js';
-import { discard, marker, sessionIdOf, startBodyA } from '../harness/sessions.js';
+import { discardStarted, marker, startBodyA } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import { checksOf } from './define.js';
 
@@ -58,7 +58,7 @@ export const belowUltraCheck = check('below-ultra', ['TIER-001'], {
       );
       const started = await key.http.post('/v1/sessions', startBodyA(ctx.target.synths, marker(`${tier} tier`), 1));
       expectProblem(ctx, 'TIER-001', started, 403, 'tier-required', `a start with a ${tier} key`);
-      await discard(key.http, sessionIdOf(jsonOf(started)) ?? 'none');
+      await discardStarted(key.http, started);
     }
   },
 });
@@ -91,7 +91,7 @@ export const synthCapsCheck = check('synth-caps', ['TIER-002'], {
           synths: lineup(ctx.target.synths, cap + 1),
         });
         expectProblem(ctx, 'TIER-002', above, 403, 'tier-required', `a lineup of ${cap + 1} with a ${tier} key`);
-        await discard(key.http, sessionIdOf(jsonOf(above)) ?? 'none');
+        await discardStarted(key.http, above);
         continue;
       }
       const atCap = await key.http.post('/v1/sessions', {
@@ -110,7 +110,7 @@ export const synthCapsCheck = check('synth-caps', ['TIER-002'], {
         },
         `a lineup of ${cap} with an ultra key was accepted`,
       );
-      await discard(key.http, sessionIdOf(jsonOf(atCap)) ?? 'none');
+      await discardStarted(key.http, atCap);
     }
   },
 });

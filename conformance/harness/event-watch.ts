@@ -115,24 +115,30 @@ export async function expectEvent(
 }
 
 /**
- * A check body that needs `event` delivered to judge `requirement`: it runs with a subscription to the
- * event (`watchEvent`), or does not run and the requirement is skipped with the reason; the subscription
- * is deleted once the body is done, so later checks' receivers get no deliveries of it.
+ * Runs `body` with the subscription `watch` made, or skips `requirement` with the reason it made none;
+ * the subscription is deleted once the body is done, so later checks' receivers get no deliveries of it.
  */
+export async function withWatch(
+  ctx: CheckContext,
+  requirement: string,
+  watch: Watch,
+  body: (ctx: CheckContext, subscription: Subscription) => Promise<void>,
+): Promise<void> {
+  if ('skip' in watch) {
+    ctx.skip(requirement, watch.skip);
+    return;
+  }
+  await body(ctx, watch.subscription);
+  await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
+}
+
+/** A check body that needs `event` delivered to judge `requirement`: `withWatch` on `watchEvent`. */
 export function watching(
   requirement: string,
   event: string,
   body: (ctx: CheckContext, subscription: Subscription) => Promise<void>,
 ): (ctx: CheckContext) => Promise<void> {
-  return async (ctx) => {
-    const watch = await watchEvent(ctx, event);
-    if ('skip' in watch) {
-      ctx.skip(requirement, watch.skip);
-      return;
-    }
-    await body(ctx, watch.subscription);
-    await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
-  };
+  return async (ctx) => withWatch(ctx, requirement, await watchEvent(ctx, event), body);
 }
 
 /** Deletes the subscriptions `watches` made, once the check judged what they received. */

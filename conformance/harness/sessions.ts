@@ -177,3 +177,14 @@ export async function waitForSession(
 export async function discard(client: HttpClient, id: string): Promise<void> {
   await client.post(`/v1/sessions/${id}/cancel`, {}).catch(() => undefined);
 }
+
+/**
+ * Cancels the session a start that should have been refused (a short balance, a lower tier) made all the
+ * same, when its answer names one.
+ */
+export async function discardStarted(client: HttpClient, answer: Exchange): Promise<void> {
+  const id = sessionIdOf(jsonOf(answer));
+  if (id !== undefined) {
+    await discard(client, id);
+  }
+}
