@@ -5,20 +5,13 @@
  * balance by the ledger's new entries, so work left over from other checks cannot mislead them.
  * @module
  */
-import { entriesOf, newEntries, readCredits, sumOf } from '../harness/credits.js';
+import { entriesOf, readCredits, readCreditsAround, sumOf } from '../harness/credits.js';
+import { endedSession } from '../harness/completed-session.js';
 import { parseEventStream } from '../../src/contract/sse.js';
 import { awaitEvent, eventData, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { onPoorWorkspace } from '../harness/key-control.js';
-import {
-  discardStarted,
-  marker,
-  readSession,
-  startBodyA,
-  startMarkedSession,
-  terminalStatuses,
-  waitForSession,
-} from '../harness/sessions.js';
+import { discardStarted, marker, readSession, startBodyA, startMarkedSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
@@ -30,17 +23,11 @@ export const sessionCharge = check('session-charge', ['CRED-001'], {
   preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
-    const before = await readCredits(ctx.http);
-    const started = await startMarkedSession(ctx, 'credits', 1);
-    const session = await waitForSession(
-      ctx.http,
-      started.id,
-      (body) => terminalStatuses.has(String(body.status)),
-      ctx.timeouts.sessionMs,
+    const { before, after, fresh, result } = await readCreditsAround(ctx.http, () =>
+      endedSession(ctx, marker('credits')),
     );
-    const after = await readCredits(ctx.http);
-    const charged = session['credits_charged'];
-    const own = entriesOf(after, started.id);
+    const charged = result.session['credits_charged'];
+    const own = entriesOf(after, result.id);
     ctx.expect(
       'CRED-001',
       Number.isInteger(charged) && own.length > 0 && -sumOf(own) === charged,
@@ -53,7 +40,6 @@ export const sessionCharge = check('session-charge', ['CRED-001'], {
       },
       `${own.length} entries for the session add up to -${String(charged)}`,
     );
-    const fresh = newEntries(before, after);
     if (fresh === undefined) {
       ctx.note('more ledger entries than one page arrived meanwhile: the balance is judged by the session alone');
       return;
@@ -184,13 +170,19 @@ export const noSurcharge = check('no-surcharge', ['CRED-004'], {
   preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
-    const before = await readCredits(ctx.http);
-    const reads = [];
-    for (const path of ['/v1/sessions', '/synths', '/modes', '/integrations', '/credits', '/v1/webhooks']) {
-      reads.push(await ctx.http.get(path, path === '/credits' ? {} : { query: { limit: 5 } }));
-    }
-    const after = await readCredits(ctx.http);
-    const fresh = newEntries(before, after);
+    const paths = ['/v1/sessions', '/synths', '/modes', '/integrations', '/credits', '/v1/webhooks'];
+    const {
+      before,
+      after,
+      fresh,
+      result: reads,
+    } = await readCreditsAround(ctx.http, async () => {
+      const answers = [];
+      for (const path of paths) {
+        answers.push(await ctx.http.get(path, path === '/credits' ? {} : { query: { limit: 5 } }));
+      }
+      return answers;
+    });
     if (fresh === undefined) {
       ctx.skip('CRED-004', 'more ledger entries than one page arrived meanwhile (other work of the workspace)');
       return;

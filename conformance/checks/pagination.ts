@@ -3,16 +3,9 @@
  * and every list of the API.
  * @module
  */
-import { jsonOf } from '../harness/exchange.js';
 import { duplicatesOf, pageOf, walkList } from '../harness/pages.js';
-import {
-  captureNumberedDecision,
-  discard,
-  marker,
-  startBodyA,
-  startMarkedSession,
-  startSession,
-} from '../harness/sessions.js';
+import { discard, marker, startBodyA, sessionWithDecisions, startSession } from '../harness/sessions.js';
+import { subscribeUrl } from '../harness/subscriptions.js';
 import { expectProblem } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
@@ -194,22 +187,12 @@ export const everyList = check('every-list', ['PAGE-007', 'PAGE-002'], {
   title: 'Every list pages to its end',
   preconditions: ['live'],
   async run(ctx) {
-    const session = await startMarkedSession(ctx, 'lists', 1);
-    for (let index = 0; index < 3; index++) {
-      await captureNumberedDecision(ctx.http, session.id, index);
-    }
+    const session = await sessionWithDecisions(ctx, 'lists', 3);
     await ctx.http.post(`/v1/sessions/${session.id}/shares`, { access: 'public' });
     const receiver = await ctx.receiver();
-    const hook = await ctx.http.post('/v1/webhooks', {
-      label: marker('lists'),
-      url: receiver.endpoint().url,
-      events: ['session.complete'],
-    });
-    const hookId = (jsonOf(hook) as { subscription?: { id?: string } } | undefined)?.subscription?.id;
-    const secret = (jsonOf(hook) as { signing_secret?: string } | undefined)?.signing_secret;
-    if (secret !== undefined) {
-      ctx.secrets.add(secret);
-    }
+    const { created: hook, id: hookId } = await subscribeUrl(ctx, 'lists', receiver.endpoint().url, [
+      'session.complete',
+    ]);
     const lists = ctx.contract.routes.filter((route) => {
       const get = route.operations.get('GET');
       return get !== undefined && JSON.stringify(get.operation.parameters ?? []).includes('/Cursor');

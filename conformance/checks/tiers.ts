@@ -9,6 +9,7 @@ import { jsonOf } from '../harness/exchange.js';
 import { provisionKey } from '../harness/key-control.js';
 import { discardStarted, marker, startBodyA } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
+import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
 const check = checksOf('tiers');
@@ -26,20 +27,35 @@ function lineup(synths: readonly string[], size: number): string[] {
   return library.slice(0, size);
 }
 
+/**
+ * The tiers below Ultra whose keys a check can get: `provisioned` when the test control makes keys,
+ * otherwise those a --tier-key names; `undefined` after skipping `requirement` when there are none.
+ */
+function tiersWithKeys(
+  ctx: CheckContext,
+  requirement: string,
+  provisioned: readonly string[],
+): readonly string[] | undefined {
+  const tiers =
+    ctx.target.control !== undefined
+      ? provisioned
+      : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
+  if (tiers.length === 0) {
+    ctx.skip(
+      requirement,
+      'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one',
+    );
+    return undefined;
+  }
+  return tiers;
+}
+
 export const belowUltraCheck = check('below-ultra', ['TIER-001'], {
   title: 'Keys of tiers below Ultra are 403 tier-required',
   preconditions: ['live'],
   async run(ctx) {
-    // Without test control, the tiers below Ultra that --tier-key names.
-    const tiers =
-      ctx.target.control !== undefined
-        ? ['pro', 'max']
-        : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
-    if (tiers.length === 0) {
-      ctx.skip(
-        'TIER-001',
-        'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one',
-      );
+    const tiers = tiersWithKeys(ctx, 'TIER-001', ['pro', 'max']);
+    if (tiers === undefined) {
       return;
     }
     for (const tier of tiers) {
@@ -67,15 +83,8 @@ export const synthCapsCheck = check('synth-caps', ['TIER-002'], {
   title: 'Lineups above the Synth cap of the tier are 403 tier-required',
   preconditions: ['live'],
   async run(ctx) {
-    const below =
-      ctx.target.control !== undefined
-        ? belowUltra
-        : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
-    if (below.length === 0) {
-      ctx.skip(
-        'TIER-002',
-        'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one',
-      );
+    const below = tiersWithKeys(ctx, 'TIER-002', belowUltra);
+    if (below === undefined) {
       return;
     }
     for (const tier of [...below, 'ultra']) {

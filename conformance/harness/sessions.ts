@@ -118,11 +118,25 @@ export async function endsByItself(ctx: Pick<CheckContext, 'http' | 'pace'>, pat
   }
 }
 
-/** Captures the `index`-th (from 0) numbered decision of a conformance run on the session. */
-export function captureNumberedDecision(client: HttpClient, sessionId: string, index: number): Promise<Exchange> {
-  return client.post(`/v1/sessions/${sessionId}/decisions`, {
-    decision: `Decision ${index + 1} of a conformance run.`,
-  });
+/**
+ * A one-round session titled after `purpose` with `count` numbered decisions captured on it, for the
+ * checks that walk its lists; `afterEach` makes another item (a share link) after each decision, so the
+ * session's lists fill in step.
+ */
+export async function sessionWithDecisions(
+  ctx: Pick<CheckContext, 'http' | 'contract' | 'target'>,
+  purpose: string,
+  count: number,
+  afterEach: (sessionId: string) => Promise<unknown> = async () => undefined,
+): Promise<StartedSession> {
+  const session = await startMarkedSession(ctx, purpose, 1);
+  for (let index = 0; index < count; index++) {
+    await ctx.http.post(`/v1/sessions/${session.id}/decisions`, {
+      decision: `Decision ${index + 1} of a conformance run.`,
+    });
+    await afterEach(session.id);
+  }
+  return session;
 }
 
 export async function readSession(
