@@ -13,7 +13,8 @@ import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('actions');
+/** An action is carried out on a session the check runs: the checks need a target that keeps state. */
+const check = checksOf('actions', { preconditions: ['live'] });
 
 interface Tool {
   integrationId: string;
@@ -111,7 +112,6 @@ function unapproved(sessionId: string, tool: Tool): Array<Record<string, unknown
 
 export const approvalRequired = check('approval-required', ['ACT-001'], {
   title: 'An execution without explicit approval is refused',
-  preconditions: ['live'],
   run: withConnectedTool(['ACT-001'], async (ctx, tool) => {
     const { id } = await completedSession(ctx, 'unapproved action');
     const [none, refused] = unapproved(id, tool);
@@ -145,7 +145,6 @@ export async function execute(
 
 export const executeAndUndo = check('execute-and-undo', ['ACT-002', 'ACT-003'], {
   title: 'An approved execution runs, and undoing it reverses it once',
-  preconditions: ['live'],
   run: withConnectedTool(['ACT-002', 'ACT-003'], async (ctx, tool) => {
     const { id } = await completedSession(ctx, 'action');
     const { exchange, action } = await execute(ctx, id, tool);
@@ -247,7 +246,6 @@ export const actionEvents = check('events', ['ACT-004', 'ACT-005'], {
 
 export const refusedStates = check('refused-states', ['ACT-006'], {
   title: 'An approved execution is refused while the session runs or the tool is not connected',
-  preconditions: ['live'],
   run: withConnectedTool(['ACT-006'], async (ctx, tool) => {
     const running = await startMarkedSession(ctx, 'action too early', 10);
     const early = await ctx.http.post('/v1/actions/execute', actionRequest(running.id, tool, approved));

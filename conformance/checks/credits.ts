@@ -16,11 +16,11 @@ import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('credits');
+/** Charges and balances are state: the credit checks need a target that keeps it. */
+const check = checksOf('credits', { preconditions: ['live'] });
 
 export const sessionCharge = check('session-charge', ['CRED-001'], {
   title: "A session's charge is in the ledger and the balance falls by it",
-  preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
     const { before, after, fresh, result } = await readCreditsAround(ctx.http, () =>
@@ -61,7 +61,6 @@ export const sessionCharge = check('session-charge', ['CRED-001'], {
 
 export const insufficient = check('insufficient', ['CRED-002'], {
   title: 'A start the balance does not cover is 402 insufficient-credits',
-  preconditions: ['live'],
   // A workspace of its own with a balance below any session's estimate (test control provisions it).
   run: onPoorWorkspace('CRED-002', async (ctx, poor) => {
     const before = await readCredits(poor.http);
@@ -127,7 +126,6 @@ export const insufficient = check('insufficient', ['CRED-002'], {
 
 export const cancelReconciliation = check('cancel-reconciliation', ['CRED-003'], {
   title: "A cancellation's reconciliation is in the ledger",
-  preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
     const started = await startMarkedSession(ctx, 'credits cancel', 10);
@@ -167,7 +165,6 @@ export const cancelReconciliation = check('cancel-reconciliation', ['CRED-003'],
 
 export const noSurcharge = check('no-surcharge', ['CRED-004'], {
   title: 'API calls carry no per-call surcharge',
-  preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
     const paths = ['/v1/sessions', '/synths', '/modes', '/integrations', '/credits', '/v1/webhooks'];
@@ -224,7 +221,6 @@ async function streamedCancellation(
 
 export const cancelledAmounts = check('cancelled-amounts', ['CRED-005'], {
   title: 'session.cancelled reports the amounts the ledger reconciled',
-  preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
     const watch = await watchEvent(ctx, 'session.cancelled');

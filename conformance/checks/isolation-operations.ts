@@ -13,11 +13,11 @@ import { expectAllHidden, keyB } from './isolation.js';
 import { statusOf } from './problem-shape.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('isolation');
+/** Isolation is judged between two workspaces: a target that keeps state, and a key of the second. */
+const check = checksOf('isolation', { preconditions: ['live', 'second-key'] });
 
 export const actions = check('actions', ['ISO-008'], {
   title: "Another workspace's actions cannot be executed or undone",
-  preconditions: ['live', 'second-key'],
   async run(ctx) {
     const tool = await connectedTool(ctx);
     if (tool === undefined) {
@@ -55,7 +55,6 @@ export const actions = check('actions', ['ISO-008'], {
 
 export const credits = check('credits', ['ISO-009'], {
   title: "Another workspace's credit use is not in this workspace's balance",
-  preconditions: ['live', 'second-key'],
   async run(ctx) {
     const before = await readCredits(keyB(ctx));
     const started = await startMarkedSession(ctx, 'isolation credits', 1);
@@ -90,7 +89,6 @@ export const credits = check('credits', ['ISO-009'], {
 
 export const sessionOperations = check('session-operations', ['ISO-010'], {
   title: 'Another workspace cannot generate, export, reconvene or revoke for a session',
-  preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await completedSession(ctx, 'isolation operations');
     const path = `/v1/sessions/${owned.id}`;

@@ -15,7 +15,8 @@ import { statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('session-events');
+/** The session's events come from sessions the check runs, delivered to the suite's receiver. */
+const check = checksOf('session-events', { preconditions: ['live', 'receiver-reachable'] });
 
 /** The event of a delivered body, in either published envelope (`event` or `type`). */
 function eventOf(delivery: Delivery): { event: unknown; data: Record<string, unknown> } {
@@ -121,7 +122,6 @@ async function completed(
 
 export const created = check('created', ['SEVT-001'], {
   title: 'Starting a session delivers session.created',
-  preconditions: ['live', 'receiver-reachable'],
   // session.cancelled, in every event list, marks the end of the session's events: once it arrived, a
   // session.created that has not is judged missing after a short grace for deliveries out of order.
   run: subscribedTo(['session.created', 'session.cancelled'], 'SEVT-001', async (ctx, subscription) => {
@@ -139,7 +139,6 @@ export const created = check('created', ['SEVT-001'], {
 
 export const continued = check('continued', ['SEVT-002'], {
   title: 'Continuing a session delivers session.continued',
-  preconditions: ['live', 'receiver-reachable'],
   run: subscribedTo(['session.continued'], 'SEVT-002', async (ctx, subscription) => {
     const { id, session } = await completed(ctx, 'continued event');
     const answer = await ctx.http.post(`/v1/sessions/${id}/continue`, { rounds: 1 });
@@ -161,7 +160,6 @@ export const continued = check('continued', ['SEVT-002'], {
 
 export const reconvene = check('reconvene', ['SEVT-003', 'SEVT-004'], {
   title: 'Reconvening a decided session creates a new round session and delivers session.reconvened',
-  preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
     const watch = await watchSessionEvents(ctx, ['session.reconvened']);
     const source = await completed(ctx, 'reconvene');
@@ -224,7 +222,6 @@ export const reconvene = check('reconvene', ['SEVT-003', 'SEVT-004'], {
 
 export const failed = check('failed', ['SEVT-005'], {
   title: 'A run that errors ends failed and delivers session.failed',
-  preconditions: ['live', 'receiver-reachable'],
   run: subscribedTo(['session.failed'], 'SEVT-005', async (ctx, subscription) => {
     // The reference server's failure marker (docs/simulator.md); a target without one runs the session normally.
     const { id, session } = await completed(ctx, 'failure', `${marker('failure')} [simulate:upstream_error]`);

@@ -14,7 +14,8 @@ import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { atRealSpeed, checksOf } from './define.js';
 
-const check = checksOf('shares');
+/** Share links are made on sessions the checks start: the checks need a target that keeps state. */
+const check = checksOf('shares', { preconditions: ['live'] });
 
 interface ShareBody {
   id?: unknown;
@@ -93,7 +94,6 @@ function onSharePage(
 
 export const createAndList = check('create-and-list', ['SHARE-001', 'SHARE-002'], {
   title: 'Public and password links are created and listed; the password never comes back',
-  preconditions: ['live'],
   async run(ctx) {
     const session = await sharedSession(ctx, 'shares');
     const created = [await createShare(ctx, session.id, 'public'), await createShare(ctx, session.id, 'password')];
@@ -142,7 +142,6 @@ export const createAndList = check('create-and-list', ['SHARE-001', 'SHARE-002']
 
 export const revoke = check('revoke', ['SHARE-003', 'SHARE-006', 'SHARE-009'], {
   title: 'A revoked link is marked revoked and opens nothing',
-  preconditions: ['live'],
   async run(ctx) {
     const session = await sharedSession(ctx, 'revoked share');
     const { share } = await createShare(ctx, session.id, 'public');
@@ -194,7 +193,6 @@ export const revoke = check('revoke', ['SHARE-003', 'SHARE-006', 'SHARE-009'], {
 
 export const pagePublic = check('page-public', ['SHARE-004'], {
   title: 'A public link opens the session',
-  preconditions: ['live'],
   run: onSharePage('SHARE-004', 'public share', 'public', async (ctx, { session, page }) => {
     const opened = await page.open();
     ctx.expect(
@@ -214,7 +212,6 @@ export const pagePublic = check('page-public', ['SHARE-004'], {
 
 export const pagePassword = check('page-password', ['SHARE-005'], {
   title: 'A protected link opens only with the right password',
-  preconditions: ['live'],
   run: onSharePage('SHARE-005', 'protected share', 'password', async (ctx, { session, page }) => {
     const asked = await page.open();
     const wrong = await page.enter('not-the-password-at-all');
@@ -321,7 +318,6 @@ async function windowPassed(ctx: CheckContext, sessionId: string, first: ShareBo
 
 export const passwordGuesses = check('password-guesses', ['SHARE-010'], {
   title: 'Password guessing on a protected link is limited',
-  preconditions: ['live'],
   // The guesses are counted in a window of the target's time: at real speed, so the window outlasts them.
   phase: 'exclusive',
   run: atRealSpeed(

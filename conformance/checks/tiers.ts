@@ -12,7 +12,8 @@ import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('tiers');
+/** Tiers are judged on workspaces the target keeps: the checks need a target that keeps state. */
+const check = checksOf('tiers', { preconditions: ['live'] });
 
 /** The tiers below Ultra, where the API is not available. */
 const belowUltra = ['free', 'pro', 'max'];
@@ -52,7 +53,6 @@ function tiersWithKeys(
 
 export const belowUltraCheck = check('below-ultra', ['TIER-001'], {
   title: 'Keys of tiers below Ultra are 403 tier-required',
-  preconditions: ['live'],
   async run(ctx) {
     const tiers = tiersWithKeys(ctx, 'TIER-001', ['pro', 'max']);
     if (tiers === undefined) {
@@ -81,7 +81,6 @@ export const belowUltraCheck = check('below-ultra', ['TIER-001'], {
 
 export const synthCapsCheck = check('synth-caps', ['TIER-002'], {
   title: 'Lineups above the Synth cap of the tier are 403 tier-required',
-  preconditions: ['live'],
   async run(ctx) {
     const below = tiersWithKeys(ctx, 'TIER-002', belowUltra);
     if (below === undefined) {
@@ -126,7 +125,6 @@ export const synthCapsCheck = check('synth-caps', ['TIER-002'], {
 
 export const creditsTier = check('credits-tier', ['TIER-003'], {
   title: "GET /credits names the workspace's tier",
-  preconditions: ['live'],
   async run(ctx) {
     const credits = await readCredits(ctx.http);
     ctx.expect(

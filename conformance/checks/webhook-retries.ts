@@ -26,7 +26,8 @@ import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 import { create } from './webhook-subscriptions.js';
 
-const check = checksOf('webhooks');
+/** Retries are deliveries to the suite's receiver from a target that keeps its subscriptions. */
+const check = checksOf('webhooks', { preconditions: ['live', 'receiver-reachable'] });
 
 const minute = 60_000;
 /** Real time the suite budgets for each wait when the target's clock can be changed. */
@@ -125,7 +126,6 @@ function withFailingReceiver(
 
 export const retrySchedule = check('retry-schedule', ['HOOK-008', 'HOOK-010', 'HOOK-013'], {
   title: 'A failing receiver gets retries on the published schedule',
-  preconditions: ['live', 'receiver-reachable'],
   phase: 'exclusive',
   run: withFailingReceiver(['HOOK-008', 'HOOK-010', 'HOOK-013'], async (ctx, failing) => {
     const recovering = await subscribe(ctx, ['session.cancelled'], (_, index) => (index === 0 ? 500 : 204));
@@ -448,7 +448,6 @@ function checkResigning(ctx: CheckContext, failing: Subscription, complete: bool
 
 export const pause = check('pause', ['HOOK-009', 'HOOK-014', 'HOOK-018'], {
   title: '10 consecutive failed deliveries pause the subscription',
-  preconditions: ['live', 'receiver-reachable'],
   phase: 'exclusive',
   run: withFailingReceiver(['HOOK-009', 'HOOK-014', 'HOOK-018'], async (ctx, subscription) => {
     // A second subscription, made at the unversioned path, fails alike and is re-enabled there (HOOK-018).
