@@ -7,7 +7,7 @@
 import { completedSession } from '../harness/completed-session.js';
 import { readCredits, entriesOf, newEntries, sumOf } from '../harness/credits.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
-import { discard, startMarkedSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import { discard, startMarkedSession, waitUntilEnded } from '../harness/sessions.js';
 import { actionRequest, approved, connectedTool, execute } from './actions.js';
 import { expectAllHidden, keyB } from './isolation.js';
 import { statusOf } from './problem-shape.js';
@@ -58,12 +58,7 @@ export const credits = check('credits', ['ISO-009'], {
   async run(ctx) {
     const before = await readCredits(keyB(ctx));
     const started = await startMarkedSession(ctx, 'isolation credits', 1);
-    await waitForSession(
-      ctx.http,
-      started.id,
-      (body) => terminalStatuses.has(String(body.status)),
-      ctx.timeouts.sessionMs,
-    );
+    await waitUntilEnded(ctx, started.id);
     const after = await readCredits(keyB(ctx));
     const shown = entriesOf(after, started.id);
     const fresh = newEntries(before, after);

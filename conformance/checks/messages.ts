@@ -13,6 +13,7 @@ import {
   startSession,
   terminalStatuses,
   waitForSession,
+  waitUntilEnded,
 } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
@@ -114,7 +115,7 @@ export const sendBackCheck = check('send-back', ['MSG-001', 'MSG-002'], {
       await discard(ctx.http, id);
       return;
     }
-    await waitForSession(ctx.http, id, (read) => terminalStatuses.has(String(read.status)), ctx.timeouts.sessionMs);
+    await waitUntilEnded(ctx, id);
     const { exchange, spoken } = await spokenMessages(ctx, id);
     const from = round as number;
     const count = (synth: string) => spoken.filter((entry) => entry.synth === synth && entry.round >= from).length;

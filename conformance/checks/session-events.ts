@@ -8,7 +8,7 @@ import { bodyOf, deliveryEvidence, deliverySchemaProblems } from '../harness/del
 import { endedSession } from '../harness/completed-session.js';
 import { jsonOf } from '../harness/exchange.js';
 import type { Delivery } from '../harness/receiver.js';
-import { discard, marker, readSession, sessionIdOf, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import { discard, marker, readSession, sessionIdOf, waitUntilEnded } from '../harness/sessions.js';
 import { causeCancellation, refusalReason, subscribe, type Subscription } from '../harness/subscriptions.js';
 import { type Watch, withWatch } from '../harness/event-watch.js';
 import { statusOf } from './problem-shape.js';
@@ -183,12 +183,7 @@ export const reconvene = check('reconvene', ['SEVT-003', 'SEVT-004'], {
       ctx.skip('SEVT-004', 'no session was reconvened');
       return;
     }
-    const after = await waitForSession(
-      ctx.http,
-      newId!,
-      (body) => terminalStatuses.has(String(body.status)),
-      ctx.timeouts.sessionMs,
-    );
+    const after = await waitUntilEnded(ctx, newId!);
     const { exchange } = await readSession(ctx.http, newId!);
     const sourceRounds = Number(source.session['rounds']);
     ctx.expect(

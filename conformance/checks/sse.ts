@@ -9,7 +9,7 @@ import { type Contract, pathRelativeTo } from '../harness/contract.js';
 import { mediaTypeOf } from '../harness/exchange.js';
 import { TransportError } from '../harness/http.js';
 import { readEventStream, type StreamReading } from '../harness/event-stream.js';
-import { discard, endsByItself, startMarkedSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import { discard, endsByItself, startMarkedSession, waitUntilEnded } from '../harness/sessions.js';
 import { dataSchemaOf } from '../harness/validate-exchange.js';
 import type { CheckContext } from '../harness/check.js';
 import { atRealSpeed, checksOf } from './define.js';
@@ -233,12 +233,7 @@ export const resume = check('resume', ['SSE-004'], {
       });
       return;
     }
-    await waitForSession(
-      ctx.http,
-      session.id,
-      (body) => terminalStatuses.has(String(body.status)),
-      ctx.timeouts.sessionMs,
-    );
+    await waitUntilEnded(ctx, session.id);
     const whole = await ctx.http.get(`/v1/sessions/${session.id}/events`, {
       query: { finite: 'true' },
       timeoutMs: ctx.pace.wait(10_000),

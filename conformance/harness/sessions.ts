@@ -187,6 +187,16 @@ export async function waitForSession(
   }
 }
 
+/** Long-polls the session until it has ended, however it ended, within the run's session timeout. */
+export function waitUntilEnded(ctx: Pick<CheckContext, 'http' | 'timeouts'>, id: string): Promise<SessionBody> {
+  return waitForSession(
+    ctx.http,
+    id,
+    (session) => terminalStatuses.has(String(session.status)),
+    ctx.timeouts.sessionMs,
+  );
+}
+
 /** Cancels a session the check no longer needs, so runs do not spend credits; failures are ignored. */
 export async function discard(client: HttpClient, id: string): Promise<void> {
   await client.post(`/v1/sessions/${id}/cancel`, {}).catch(() => undefined);
