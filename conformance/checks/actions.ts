@@ -5,7 +5,7 @@
  * @module
  */
 import { completedSession } from '../harness/completed-session.js';
-import { eventData, expectEvent, expectWatchedEvent, watchEvent } from '../harness/event-watch.js';
+import { eventData, expectEvent, expectWatchedEvent, unwatch, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
 import { discard, readSession, startMarkedSession, terminalStatuses } from '../harness/sessions.js';
@@ -13,7 +13,8 @@ import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('actions');
+/** An action is carried out on a session the check runs: the checks need a target that keeps state. */
+const check = checksOf('actions', { preconditions: ['live'] });
 
 interface Tool {
   integrationId: string;
@@ -66,15 +67,25 @@ async function toolIn(ctx: CheckContext, status: (value: unknown) => boolean): P
 
 export const connectedTool = (ctx: CheckContext) => toolIn(ctx, (status) => status === 'connected');
 
-/** A connected tool, or each of `requirements` skipped for want of one. */
-async function connectedToolFor(ctx: CheckContext, requirements: readonly string[]) {
-  const tool = await connectedTool(ctx);
-  if (tool === undefined) {
-    requirements.forEach((requirement) =>
-      ctx.skip(requirement, 'the target lists no connected integration whose operations create something'),
-    );
-  }
-  return tool;
+/**
+ * A check body that carries out actions through a connected tool: without one (the target lists no
+ * connected integration whose operations create something) each of `requirements` is skipped and the
+ * body does not run.
+ */
+function withConnectedTool(
+  requirements: readonly string[],
+  body: (ctx: CheckContext, tool: Tool) => Promise<void>,
+): (ctx: CheckContext) => Promise<void> {
+  return async (ctx) => {
+    const tool = await connectedTool(ctx);
+    if (tool === undefined) {
+      requirements.forEach((requirement) =>
+        ctx.skip(requirement, 'the target lists no connected integration whose operations create something'),
+      );
+      return;
+    }
+    await body(ctx, tool);
+  };
 }
 
 export function actionRequest(sessionId: string, tool: Tool, approval: unknown): Record<string, unknown> {
@@ -101,12 +112,7 @@ function unapproved(sessionId: string, tool: Tool): Array<Record<string, unknown
 
 export const approvalRequired = check('approval-required', ['ACT-001'], {
   title: 'An execution without explicit approval is refused',
-  preconditions: ['live'],
-  async run(ctx) {
-    const tool = await connectedToolFor(ctx, ['ACT-001']);
-    if (tool === undefined) {
-      return;
-    }
+  run: withConnectedTool(['ACT-001'], async (ctx, tool) => {
     const { id } = await completedSession(ctx, 'unapproved action');
     const [none, refused] = unapproved(id, tool);
     expectProblem(
@@ -125,7 +131,7 @@ export const approvalRequired = check('approval-required', ['ACT-001'], {
       'invalid-request',
       'an execution with approved: false',
     );
-  },
+  }),
 });
 
 export async function execute(
@@ -139,12 +145,7 @@ export async function execute(
 
 export const executeAndUndo = check('execute-and-undo', ['ACT-002', 'ACT-003'], {
   title: 'An approved execution runs, and undoing it reverses it once',
-  preconditions: ['live'],
-  async run(ctx) {
-    const tool = await connectedToolFor(ctx, ['ACT-002', 'ACT-003']);
-    if (tool === undefined) {
-      return;
-    }
+  run: withConnectedTool(['ACT-002', 'ACT-003'], async (ctx, tool) => {
     const { id } = await completedSession(ctx, 'action');
     const { exchange, action } = await execute(ctx, id, tool);
     const executed =
@@ -191,17 +192,13 @@ export const executeAndUndo = check('execute-and-undo', ['ACT-002', 'ACT-003'], 
       'conflict',
       'undoing an undone action',
     );
-  },
+  }),
 });
 
 export const actionEvents = check('events', ['ACT-004', 'ACT-005'], {
   title: 'action.executed and action.undone are delivered, and nothing for a refused execution',
   preconditions: ['live', 'receiver-reachable'],
-  async run(ctx) {
-    const tool = await connectedToolFor(ctx, ['ACT-004', 'ACT-005']);
-    if (tool === undefined) {
-      return;
-    }
+  run: withConnectedTool(['ACT-004', 'ACT-005'], async (ctx, tool) => {
     const [executedWatch, undoneWatch] = [
       await watchEvent(ctx, 'action.executed'),
       await watchEvent(ctx, 'action.undone'),
@@ -243,22 +240,13 @@ export const actionEvents = check('events', ['ACT-004', 'ACT-005'], {
     }
     await ctx.http.post(`/v1/actions/${String(action.id)}/undo`);
     await expectWatchedEvent(ctx, 'ACT-005', undoneWatch, 'action.undone', ofAction, `undoing ${String(action.id)}`);
-    for (const watch of [executedWatch, undoneWatch]) {
-      if ('subscription' in watch) {
-        await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
-      }
-    }
-  },
+    await unwatch(ctx, [executedWatch, undoneWatch]);
+  }),
 });
 
 export const refusedStates = check('refused-states', ['ACT-006'], {
   title: 'An approved execution is refused while the session runs or the tool is not connected',
-  preconditions: ['live'],
-  async run(ctx) {
-    const tool = await connectedToolFor(ctx, ['ACT-006']);
-    if (tool === undefined) {
-      return;
-    }
+  run: withConnectedTool(['ACT-006'], async (ctx, tool) => {
     const running = await startMarkedSession(ctx, 'action too early', 10);
     const early = await ctx.http.post('/v1/actions/execute', actionRequest(running.id, tool, approved));
     // A target faster than real time may have finished even ten rounds: then the action was lawful.
@@ -291,7 +279,7 @@ export const refusedStates = check('refused-states', ['ACT-006'], {
       'conflict',
       'an action through a disconnected integration',
     );
-  },
+  }),
 });
 
 export const actionChecks = [approvalRequired, executeAndUndo, actionEvents, refusedStates];

@@ -5,42 +5,29 @@
  * balance by the ledger's new entries, so work left over from other checks cannot mislead them.
  * @module
  */
-import { entriesOf, newEntries, readCredits, sumOf } from '../harness/credits.js';
+import { entriesOf, readCredits, readCreditsAround, sumOf } from '../harness/credits.js';
+import { endedSession } from '../harness/completed-session.js';
 import { parseEventStream } from '../../src/contract/sse.js';
 import { awaitEvent, eventData, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
-import { poorKeyFor } from '../harness/key-control.js';
-import {
-  discard,
-  marker,
-  readSession,
-  startBodyA,
-  startMarkedSession,
-  terminalStatuses,
-  waitForSession,
-} from '../harness/sessions.js';
+import { onPoorWorkspace } from '../harness/key-control.js';
+import { discardStarted, marker, readSession, startBodyA, startMarkedSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('credits');
+/** Charges and balances are state: the credit checks need a target that keeps it. */
+const check = checksOf('credits', { preconditions: ['live'] });
 
 export const sessionCharge = check('session-charge', ['CRED-001'], {
   title: "A session's charge is in the ledger and the balance falls by it",
-  preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
-    const before = await readCredits(ctx.http);
-    const started = await startMarkedSession(ctx, 'credits', 1);
-    const session = await waitForSession(
-      ctx.http,
-      started.id,
-      (body) => terminalStatuses.has(String(body.status)),
-      ctx.timeouts.sessionMs,
+    const { before, after, fresh, result } = await readCreditsAround(ctx.http, () =>
+      endedSession(ctx, marker('credits')),
     );
-    const after = await readCredits(ctx.http);
-    const charged = session['credits_charged'];
-    const own = entriesOf(after, started.id);
+    const charged = result.session['credits_charged'];
+    const own = entriesOf(after, result.id);
     ctx.expect(
       'CRED-001',
       Number.isInteger(charged) && own.length > 0 && -sumOf(own) === charged,
@@ -53,7 +40,6 @@ export const sessionCharge = check('session-charge', ['CRED-001'], {
       },
       `${own.length} entries for the session add up to -${String(charged)}`,
     );
-    const fresh = newEntries(before, after);
     if (fresh === undefined) {
       ctx.note('more ledger entries than one page arrived meanwhile: the balance is judged by the session alone');
       return;
@@ -75,13 +61,8 @@ export const sessionCharge = check('session-charge', ['CRED-001'], {
 
 export const insufficient = check('insufficient', ['CRED-002'], {
   title: 'A start the balance does not cover is 402 insufficient-credits',
-  preconditions: ['live'],
-  async run(ctx) {
-    // A workspace of its own with a balance below any session's estimate (test control provisions it).
-    const poor = await poorKeyFor(ctx, 'CRED-002');
-    if (poor === undefined) {
-      return;
-    }
+  // A workspace of its own with a balance below any session's estimate (test control provisions it).
+  run: onPoorWorkspace('CRED-002', async (ctx, poor) => {
     const before = await readCredits(poor.http);
     const answer = await poor.http.post('/v1/sessions', startBodyA(ctx.target.synths, marker('insufficient'), 2));
     if (
@@ -94,8 +75,7 @@ export const insufficient = check('insufficient', ['CRED-002'], {
         `a start with a balance of ${before.balance}`,
       )
     ) {
-      const id = (jsonOf(answer) ?? {}) as { id?: string; session_id?: string };
-      await discard(poor.http, id.id ?? id.session_id ?? 'none');
+      await discardStarted(poor.http, answer);
       return;
     }
     const body = (jsonOf(answer) ?? {}) as {
@@ -141,12 +121,11 @@ export const insufficient = check('insufficient', ['CRED-002'], {
       },
       'nothing started and nothing spent',
     );
-  },
+  }),
 });
 
 export const cancelReconciliation = check('cancel-reconciliation', ['CRED-003'], {
   title: "A cancellation's reconciliation is in the ledger",
-  preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
     const started = await startMarkedSession(ctx, 'credits cancel', 10);
@@ -186,16 +165,21 @@ export const cancelReconciliation = check('cancel-reconciliation', ['CRED-003'],
 
 export const noSurcharge = check('no-surcharge', ['CRED-004'], {
   title: 'API calls carry no per-call surcharge',
-  preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
-    const before = await readCredits(ctx.http);
-    const reads = [];
-    for (const path of ['/v1/sessions', '/synths', '/modes', '/integrations', '/credits', '/v1/webhooks']) {
-      reads.push(await ctx.http.get(path, path === '/credits' ? {} : { query: { limit: 5 } }));
-    }
-    const after = await readCredits(ctx.http);
-    const fresh = newEntries(before, after);
+    const paths = ['/v1/sessions', '/synths', '/modes', '/integrations', '/credits', '/v1/webhooks'];
+    const {
+      before,
+      after,
+      fresh,
+      result: reads,
+    } = await readCreditsAround(ctx.http, async () => {
+      const answers = [];
+      for (const path of paths) {
+        answers.push(await ctx.http.get(path, path === '/credits' ? {} : { query: { limit: 5 } }));
+      }
+      return answers;
+    });
     if (fresh === undefined) {
       ctx.skip('CRED-004', 'more ledger entries than one page arrived meanwhile (other work of the workspace)');
       return;
@@ -237,7 +221,6 @@ async function streamedCancellation(
 
 export const cancelledAmounts = check('cancelled-amounts', ['CRED-005'], {
   title: 'session.cancelled reports the amounts the ledger reconciled',
-  preconditions: ['live'],
   phase: 'exclusive',
   async run(ctx) {
     const watch = await watchEvent(ctx, 'session.cancelled');

@@ -3,7 +3,7 @@
  * `decision.captured` (event list variant 4).
  * @module
  */
-import { expectEvent, watchEventFor } from '../harness/event-watch.js';
+import { expectEvent, watching } from '../harness/event-watch.js';
 import { jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
 import { discard, marker, startMarkedSession } from '../harness/sessions.js';
@@ -73,11 +73,7 @@ export const captureCheck = check('capture', ['DEC-001', 'DEC-002'], {
 export const capturedEvent = check('captured-event', ['DEC-003'], {
   title: 'Capturing a decision emits decision.captured',
   preconditions: ['live', 'receiver-reachable'],
-  async run(ctx) {
-    const subscription = await watchEventFor(ctx, 'DEC-003', 'decision.captured');
-    if (subscription === undefined) {
-      return;
-    }
+  run: watching('DEC-003', 'decision.captured', async (ctx, subscription) => {
     const started = await startMarkedSession(ctx, 'decision event', 1);
     const { body } = await capture(ctx, started.id);
     await expectEvent(
@@ -88,9 +84,8 @@ export const capturedEvent = check('captured-event', ['DEC-003'], {
       (data) => data['decision_id'] === body['id'] && data['session_id'] === started.id,
       `decision ${String(body['id'])}`,
     );
-    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
     await discard(ctx.http, started.id);
-  },
+  }),
 });
 
 export const decisionChecks = [captureCheck, capturedEvent];

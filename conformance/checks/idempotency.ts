@@ -12,7 +12,8 @@ import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('idempotency');
+/** A replay is judged against a write the target kept: the checks need a target that keeps state. */
+const check = checksOf('idempotency', { preconditions: ['live'] });
 
 /** Deletes the original session and the one a second request under its key created, if another. */
 async function discardBoth(ctx: CheckContext, originalId: string, second: Exchange): Promise<void> {
@@ -52,7 +53,6 @@ function expectReplay(
 
 export const replay = check('replay', ['IDEM-001', 'IDEM-002', 'IDEM-006'], {
   title: 'A replayed write returns the original response',
-  preconditions: ['live'],
   async run(ctx) {
     const key = randomUUID();
     const body = startBodyA(ctx.target.synths, marker('idempotency replay'));
@@ -100,7 +100,6 @@ export const replay = check('replay', ['IDEM-001', 'IDEM-002', 'IDEM-006'], {
 
 export const conflict = check('conflict', ['IDEM-003'], {
   title: 'A key reused with another body is 409 conflict',
-  preconditions: ['live'],
   async run(ctx) {
     const key = randomUUID();
     const title = marker('idempotency conflict');
@@ -117,7 +116,6 @@ export const conflict = check('conflict', ['IDEM-003'], {
 
 export const concurrent = check('concurrent', ['IDEM-004'], {
   title: 'Concurrent requests with one key create one resource',
-  preconditions: ['live'],
   async run(ctx) {
     const key = randomUUID();
     const body = startBodyA(ctx.target.synths, marker('idempotency concurrent'));
@@ -173,7 +171,6 @@ export const workspaceScope = check('workspace-scope', ['IDEM-005'], {
 
 export const otherWrites = check('other-writes', ['IDEM-002'], {
   title: 'A replayed decision capture records one decision',
-  preconditions: ['live'],
   async run(ctx) {
     const session = await startMarkedSession(ctx, 'idempotency decision', 1);
     const key = randomUUID();

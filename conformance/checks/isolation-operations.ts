@@ -7,17 +7,17 @@
 import { completedSession } from '../harness/completed-session.js';
 import { readCredits, entriesOf, newEntries, sumOf } from '../harness/credits.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
-import { discard, startMarkedSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import { discard, startMarkedSession, waitUntilEnded } from '../harness/sessions.js';
 import { actionRequest, approved, connectedTool, execute } from './actions.js';
 import { expectAllHidden, keyB } from './isolation.js';
 import { statusOf } from './problem-shape.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('isolation');
+/** Isolation is judged between two workspaces: a target that keeps state, and a key of the second. */
+const check = checksOf('isolation', { preconditions: ['live', 'second-key'] });
 
 export const actions = check('actions', ['ISO-008'], {
   title: "Another workspace's actions cannot be executed or undone",
-  preconditions: ['live', 'second-key'],
   async run(ctx) {
     const tool = await connectedTool(ctx);
     if (tool === undefined) {
@@ -55,16 +55,10 @@ export const actions = check('actions', ['ISO-008'], {
 
 export const credits = check('credits', ['ISO-009'], {
   title: "Another workspace's credit use is not in this workspace's balance",
-  preconditions: ['live', 'second-key'],
   async run(ctx) {
     const before = await readCredits(keyB(ctx));
     const started = await startMarkedSession(ctx, 'isolation credits', 1);
-    await waitForSession(
-      ctx.http,
-      started.id,
-      (body) => terminalStatuses.has(String(body.status)),
-      ctx.timeouts.sessionMs,
-    );
+    await waitUntilEnded(ctx, started.id);
     const after = await readCredits(keyB(ctx));
     const shown = entriesOf(after, started.id);
     const fresh = newEntries(before, after);
@@ -90,7 +84,6 @@ export const credits = check('credits', ['ISO-009'], {
 
 export const sessionOperations = check('session-operations', ['ISO-010'], {
   title: 'Another workspace cannot generate, export, reconvene or revoke for a session',
-  preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = await completedSession(ctx, 'isolation operations');
     const path = `/v1/sessions/${owned.id}`;

@@ -16,7 +16,8 @@ import type { CheckContext } from '../harness/check.js';
 import { failure } from '../harness/observations.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('isolation');
+/** Isolation is judged between two workspaces: a target that keeps state, and a key of the second. */
+const check = checksOf('isolation', { preconditions: ['live', 'second-key'] });
 
 interface Owned {
   id: string;
@@ -84,7 +85,6 @@ function ownedCheck(
 ) {
   return check(name, [requirement], {
     title,
-    preconditions: ['live', 'second-key'],
     async run(ctx) {
       const owned = await ownedSession(ctx, name);
       await judge(ctx, owned);
@@ -220,7 +220,6 @@ export const share = ownedCheck(
 
 export const webhooks = check('webhooks', ['ISO-006'], {
   title: "Another workspace's webhooks cannot be read or changed",
-  preconditions: ['live', 'second-key'],
   async run(ctx) {
     const label = marker('isolation webhook');
     const receiver = await ctx.receiver();
@@ -279,7 +278,6 @@ export const webhooks = check('webhooks', ['ISO-006'], {
 
 export const cursor = check('cursor', ['ISO-007'], {
   title: "Another workspace's cursor yields none of its items",
-  preconditions: ['live', 'second-key'],
   async run(ctx) {
     const owned = [await ownedSession(ctx, 'cursor'), await ownedSession(ctx, 'cursor')];
     const first = pageOf(await ctx.http.get('/v1/sessions', { query: { limit: 1 } }));

@@ -25,7 +25,8 @@ import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('lifecycle');
+/** The lifecycle is a session's states: the checks need a target that keeps them. */
+const check = checksOf('lifecycle', { preconditions: ['live'] });
 
 const completedSession = (ctx: CheckContext, purpose: string): Promise<{ id: string; session: SessionBody }> =>
   endedSession(ctx, marker(purpose));
@@ -53,7 +54,6 @@ function expectStartVariant(
 
 export const startVariantA = check('start-variant-a', ['LIFE-001'], {
   title: 'A board-lineup start is accepted with a published start response',
-  preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('start A')));
     const version = started.exchange.response?.headers['x-service-api-version'];
@@ -64,7 +64,6 @@ export const startVariantA = check('start-variant-a', ['LIFE-001'], {
 
 export const startVariantB = check('start-variant-b', ['LIFE-002'], {
   title: 'A decision-brief start is accepted with a published start response',
-  preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyB());
     expectStartVariant(ctx, 'LIFE-002', started, ctx.profile.startResponseB);
@@ -74,7 +73,6 @@ export const startVariantB = check('start-variant-b', ['LIFE-002'], {
 
 export const runToCompletion = check('run-to-completion', ['LIFE-003', 'LIFE-004'], {
   title: 'A session runs to complete with a memo, and its outcomes are readable',
-  preconditions: ['live'],
   async run(ctx) {
     const { id, session } = await completedSession(ctx, 'completion');
     const memo = (session['memo'] ?? {}) as { verdict?: unknown; confidence_0_100?: unknown };
@@ -118,7 +116,6 @@ export const runToCompletion = check('run-to-completion', ['LIFE-003', 'LIFE-004
 
 export const continueSession = check('continue', ['LIFE-005'], {
   title: 'Continuing a complete session runs a further round',
-  preconditions: ['live'],
   async run(ctx) {
     const { id, session } = await completedSession(ctx, 'continue');
     if (session.status !== 'complete') {
@@ -162,7 +159,6 @@ export const continueSession = check('continue', ['LIFE-005'], {
 
 export const fork = check('fork', ['LIFE-006'], {
   title: 'Forking creates a new session with the altered context',
-  preconditions: ['live'],
   async run(ctx) {
     const source = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, marker('fork source')));
     const context = `${marker('fork')}: the same question, now with EU data residency confirmed.`;
@@ -201,7 +197,6 @@ export const fork = check('fork', ['LIFE-006'], {
 
 export const cancel = check('cancel', ['LIFE-007', 'LIFE-008'], {
   title: 'Cancelling reconciles the credits',
-  preconditions: ['live'],
   async run(ctx) {
     const started = await startMarkedSession(ctx, 'cancel', 10);
     const answer = await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {
@@ -249,7 +244,6 @@ export const cancel = check('cancel', ['LIFE-007', 'LIFE-008'], {
 
 export const archive = check('archive', ['LIFE-009'], {
   title: 'Archiving a finished session keeps it readable',
-  preconditions: ['live'],
   async run(ctx) {
     const started = await startCancelledSession(ctx, 'archive', 1);
     const answer = await ctx.http.post(`/v1/sessions/${started.id}/archive`);
@@ -271,7 +265,6 @@ export const archive = check('archive', ['LIFE-009'], {
 
 export const deleteSession = check('delete', ['LIFE-010'], {
   title: 'Deleting answers 204 and the session is 404 afterwards',
-  preconditions: ['live'],
   async run(ctx) {
     const started = await startCancelledSession(ctx, 'delete', 1);
     const answer = await ctx.http.delete(`/v1/sessions/${started.id}`);
@@ -308,7 +301,6 @@ export const deleteSession = check('delete', ['LIFE-010'], {
 
 export const invalidTransition = check('invalid-transition', ['LIFE-011'], {
   title: 'Operations the state does not allow are 409 conflict',
-  preconditions: ['live'],
   async run(ctx) {
     // Only states the suite itself puts the session in, so no transition races the run.
     const started = await startCancelledSession(ctx, 'transitions', 10);
@@ -341,6 +333,8 @@ export const invalidTransition = check('invalid-transition', ['LIFE-011'], {
 
 export const lineupBounds = check('lineup-bounds', ['LIFE-012'], {
   title: 'A lineup outside 2 to 12 Synths is 400 invalid-request',
+  // Refused before any state is kept: a mock judges it too.
+  preconditions: [],
   async run(ctx) {
     const library =
       ctx.target.synths.length >= 13

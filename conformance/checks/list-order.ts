@@ -5,9 +5,9 @@
  * @module
  */
 import type { Exchange } from '../harness/exchange.js';
-import { jsonOf } from '../harness/exchange.js';
 import { walkList } from '../harness/pages.js';
-import { captureNumberedDecision, discard, marker, startMarkedSession } from '../harness/sessions.js';
+import { discard, sessionWithDecisions } from '../harness/sessions.js';
+import { subscribeUrl } from '../harness/subscriptions.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
@@ -58,27 +58,17 @@ export const newestFirst = check('newest-first', ['PAGE-008'], {
   title: 'Decisions, share links and webhook subscriptions are listed newest first',
   preconditions: ['live'],
   async run(ctx) {
-    const session = await startMarkedSession(ctx, 'list order', 1);
-    for (let index = 0; index < 3; index++) {
-      await captureNumberedDecision(ctx.http, session.id, index);
-      await ctx.http.post(`/v1/sessions/${session.id}/shares`, { access: 'public' });
-    }
+    const session = await sessionWithDecisions(ctx, 'list order', 3, (id) =>
+      ctx.http.post(`/v1/sessions/${id}/shares`, { access: 'public' }),
+    );
     await expectNewestFirst(ctx, `/v1/sessions/${session.id}/decisions`, 'GET /v1/sessions/{id}/decisions', () => true);
     await expectNewestFirst(ctx, `/v1/sessions/${session.id}/shares`, 'GET /v1/sessions/{id}/shares', () => true);
     const receiver = await ctx.receiver();
     const ids: string[] = [];
     for (let index = 0; index < 2; index++) {
-      const created = await ctx.http.post('/v1/webhooks', {
-        label: marker(`list order ${index}`),
-        url: receiver.endpoint().url,
-        events: ['session.complete'],
-      });
-      const body = (jsonOf(created) ?? {}) as { subscription?: { id?: string }; signing_secret?: string };
-      if (body.signing_secret !== undefined) {
-        ctx.secrets.add(body.signing_secret);
-      }
-      if (body.subscription?.id !== undefined) {
-        ids.push(body.subscription.id);
+      const { id } = await subscribeUrl(ctx, `list order ${index}`, receiver.endpoint().url, ['session.complete']);
+      if (id !== undefined) {
+        ids.push(id);
       }
     }
     await expectNewestFirst(ctx, '/v1/webhooks', 'GET /v1/webhooks', (item) => ids.includes(String(item.id)));

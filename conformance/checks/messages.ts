@@ -13,12 +13,14 @@ import {
   startSession,
   terminalStatuses,
   waitForSession,
+  waitUntilEnded,
 } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('messages');
+/** Messages go into a session the check runs: the checks need a target that keeps state. */
+const check = checksOf('messages', { preconditions: ['live'] });
 
 /** Runs long enough that a message sent once the run has begun finds it still running: tried in turn. */
 const runLengths = [5, 8, 10] as const;
@@ -86,7 +88,6 @@ async function spokenMessages(
 
 export const sendBackCheck = check('send-back', ['MSG-001', 'MSG-002'], {
   title: 'A message is taken up and the Synths sent back speak on it again',
-  preconditions: ['live'],
   async run(ctx) {
     const sent = await messageRunningSession(ctx, (lineup) => messageTo(lineup.slice(0, 1)));
     if (sent === undefined) {
@@ -114,7 +115,7 @@ export const sendBackCheck = check('send-back', ['MSG-001', 'MSG-002'], {
       await discard(ctx.http, id);
       return;
     }
-    await waitForSession(ctx.http, id, (read) => terminalStatuses.has(String(read.status)), ctx.timeouts.sessionMs);
+    await waitUntilEnded(ctx, id);
     const { exchange, spoken } = await spokenMessages(ctx, id);
     const from = round as number;
     const count = (synth: string) => spoken.filter((entry) => entry.synth === synth && entry.round >= from).length;
@@ -138,7 +139,6 @@ export const sendBackCheck = check('send-back', ['MSG-001', 'MSG-002'], {
 
 export const afterTheEnd = check('after-the-end', ['MSG-003'], {
   title: 'A session that has ended takes no messages',
-  preconditions: ['live'],
   async run(ctx) {
     const started = await startCancelledSession(ctx, 'late message', 10);
     const answer = await ctx.http.post(`/v1/sessions/${started.id}/messages`, {
@@ -150,7 +150,6 @@ export const afterTheEnd = check('after-the-end', ['MSG-003'], {
 
 export const offBoard = check('send-back-off-board', ['MSG-004'], {
   title: 'Sending back a Synth who is not on the board is 409 conflict',
-  preconditions: ['live'],
   async run(ctx) {
     for (const rounds of runLengths) {
       const session = await runningSession(ctx, rounds);

@@ -4,7 +4,7 @@
  * @module
  */
 import { completedSession } from '../harness/completed-session.js';
-import { expectEvent, watchEventFor } from '../harness/event-watch.js';
+import { expectEvent, watching } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { delay } from '../harness/http.js';
 import { discard, readSession, startMarkedSession, terminalStatuses } from '../harness/sessions.js';
@@ -12,7 +12,8 @@ import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('outcomes');
+/** Outcomes are made from a session the check runs: the checks need a target that keeps state. */
+const check = checksOf('outcomes', { preconditions: ['live'] });
 
 const formats = ['action_plan', 'report', 'decision_memo'] as const;
 
@@ -43,7 +44,6 @@ async function readyOutcomes(
 
 export const generate = check('generate', ['OUT-001'], {
   title: 'An action plan, a report and a memo are generated and become ready',
-  preconditions: ['live'],
   async run(ctx) {
     const { id } = await completedSession(ctx, 'outcomes');
     const asked = await Promise.all(formats.map((format) => ctx.http.post(`/v1/sessions/${id}/outcomes`, { format })));
@@ -92,11 +92,7 @@ export const generate = check('generate', ['OUT-001'], {
 export const readyEvent = check('ready-event', ['OUT-002'], {
   title: 'A generated outcome triggers outcomes.ready',
   preconditions: ['live', 'receiver-reachable'],
-  async run(ctx) {
-    const subscription = await watchEventFor(ctx, 'OUT-002', 'outcomes.ready');
-    if (subscription === undefined) {
-      return;
-    }
+  run: watching('OUT-002', 'outcomes.ready', async (ctx, subscription) => {
     const { id } = await completedSession(ctx, 'outcome event');
     const asked = await ctx.http.post(`/v1/sessions/${id}/outcomes`, { format: 'decision_memo' });
     const outcomeId = (jsonOf(asked) as OutcomeBody | undefined)?.id;
@@ -118,13 +114,11 @@ export const readyEvent = check('ready-event', ['OUT-002'], {
         `outcome ${outcomeId}`,
       );
     }
-    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
-  },
+  }),
 });
 
 export const beforeCompletion = check('before-completion', ['OUT-003'], {
   title: 'A session that has not completed has no outcomes yet',
-  preconditions: ['live'],
   async run(ctx) {
     const started = await startMarkedSession(ctx, 'early outcomes', 10);
     const read = await ctx.http.get(`/v1/sessions/${started.id}/outcomes`);

@@ -6,9 +6,10 @@
  */
 import { startEstimates } from '../harness/estimates.js';
 import { jsonOf } from '../harness/exchange.js';
-import { poorKeyFor } from '../harness/key-control.js';
+import { onPoorWorkspace } from '../harness/key-control.js';
 import {
   discard,
+  discardStarted,
   marker,
   readSession,
   startBodyA,
@@ -20,7 +21,8 @@ import { statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('plans');
+/** Plans are of sessions and balances the target keeps: the checks need a target that keeps state. */
+const check = checksOf('plans', { preconditions: ['live'] });
 
 interface PlanBody {
   decision_brief?: { staffed_by?: unknown; lineup?: Array<{ synth?: unknown }> };
@@ -42,7 +44,6 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
 
 export const preview = check('preview', ['PLAN-001', 'PLAN-002'], {
   title: "A plan previews the board and the estimate, and the start's estimate agrees",
-  preconditions: ['live'],
   async run(ctx) {
     const body = startBodyA(ctx.target.synths, marker('plan'), 2);
     const planned = await ctx.http.post('/v1/sessions/plan', body);
@@ -87,7 +88,6 @@ export const preview = check('preview', ['PLAN-001', 'PLAN-002'], {
 
 export const sessionPlan = check('session-plan', ['PLAN-003'], {
   title: 'A session keeps its pre-flight plan',
-  preconditions: ['live'],
   async run(ctx) {
     const started = await startMarkedSession(ctx, 'session plan', 2);
     const { exchange, session } = await readSession(ctx.http, started.id);
@@ -122,7 +122,6 @@ export const sessionPlan = check('session-plan', ['PLAN-003'], {
 
 export const briefStaffing = check('brief-staffing', ['PLAN-004'], {
   title: 'The service staffs the board of a decision brief',
-  preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, startBodyB());
     const { exchange, session } = await readSession(ctx.http, started.id);
@@ -152,13 +151,8 @@ export const briefStaffing = check('brief-staffing', ['PLAN-004'], {
 
 export const shortBalance = check('short-balance', ['PLAN-005'], {
   title: 'A plan made on a short balance says so, and the start it plans is refused at its estimate',
-  preconditions: ['live'],
-  async run(ctx) {
-    // A workspace of its own whose balance no session's estimate fits in (test control provisions it).
-    const poor = await poorKeyFor(ctx, 'PLAN-005');
-    if (poor === undefined) {
-      return;
-    }
+  // A workspace of its own whose balance no session's estimate fits in (test control provisions it).
+  run: onPoorWorkspace('PLAN-005', async (ctx, poor) => {
     const body = startBodyA(ctx.target.synths, marker('short plan'), 2);
     const planned = await poor.http.post('/v1/sessions/plan', body);
     const plan = (jsonOf(planned) ?? {}) as PlanBody;
@@ -197,11 +191,10 @@ export const shortBalance = check('short-balance', ['PLAN-005'], {
       },
       `the plan said ${String(plan.estimate?.credits)} credits do not fit in ${String(plan.balance_credits)}, and the start was refused so`,
     );
-    const id = (jsonOf(started) ?? {}) as { id?: string; session_id?: string };
     if (statusOf(started) !== 402) {
-      await discard(poor.http, id.id ?? id.session_id ?? 'none');
+      await discardStarted(poor.http, started);
     }
-  },
+  }),
 });
 
 /** The plan of the lineup start `body` at `modelClass`, and whether its estimate adds up. */
@@ -224,7 +217,6 @@ async function planAt(ctx: CheckContext, body: Record<string, unknown>, modelCla
 
 export const modelClassPrice = check('model-class-price', ['PLAN-006'], {
   title: "A plan's price follows its model class, and the start is priced as planned",
-  preconditions: ['live'],
   async run(ctx) {
     const body = startBodyA(ctx.target.synths, marker('model class'), 2);
     const [standard, premium] = [await planAt(ctx, body, 'standard'), await planAt(ctx, body, 'premium')];

@@ -8,13 +8,15 @@ import { bodyOf, deliveryEvidence, deliverySchemaProblems } from '../harness/del
 import { endedSession } from '../harness/completed-session.js';
 import { jsonOf } from '../harness/exchange.js';
 import type { Delivery } from '../harness/receiver.js';
-import { discard, marker, readSession, sessionIdOf, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import { discard, marker, readSession, sessionIdOf, waitUntilEnded } from '../harness/sessions.js';
 import { causeCancellation, refusalReason, subscribe, type Subscription } from '../harness/subscriptions.js';
+import { type Watch, withWatch } from '../harness/event-watch.js';
 import { statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('session-events');
+/** The session's events come from sessions the check runs, delivered to the suite's receiver. */
+const check = checksOf('session-events', { preconditions: ['live', 'receiver-reachable'] });
 
 /** The event of a delivered body, in either published envelope (`event` or `type`). */
 function eventOf(delivery: Delivery): { event: unknown; data: Record<string, unknown> } {
@@ -22,22 +24,30 @@ function eventOf(delivery: Delivery): { event: unknown; data: Record<string, unk
   return { event: body['event'] ?? body['type'], data: (body['data'] ?? {}) as Record<string, unknown> };
 }
 
-/** A subscription to `events`, or `undefined` after skipping `requirements` with the refusal. */
-async function subscribeOrSkip(
-  ctx: CheckContext,
-  events: readonly string[],
-  requirements: readonly string[],
-): Promise<Subscription | undefined> {
+/**
+ * A subscription to the session's own events `events`, or why there is none: the target refused the
+ * receiver, or its event list lacks them (a 400).
+ */
+async function watchSessionEvents(ctx: CheckContext, events: readonly string[]): Promise<Watch> {
   const subscribed = await subscribe(ctx, events);
-  if ('refused' in subscribed) {
-    const reason =
+  if (!('refused' in subscribed)) {
+    return subscribed;
+  }
+  return {
+    skip:
       statusOf(subscribed.refused) === 400
         ? `the deployment refuses a subscription to ${events.join(', ')} (400): its event list lacks it`
-        : refusalReason(subscribed.refused);
-    requirements.forEach((requirement) => ctx.skip(requirement, reason));
-    return undefined;
-  }
-  return subscribed.subscription;
+        : refusalReason(subscribed.refused),
+  };
+}
+
+/** A check body that judges the delivery of the session's own `events`: `withWatch` on `watchSessionEvents`. */
+function subscribedTo(
+  events: readonly string[],
+  requirement: string,
+  body: (ctx: CheckContext, subscription: Subscription) => Promise<void>,
+): (ctx: CheckContext) => Promise<void> {
+  return async (ctx) => withWatch(ctx, requirement, await watchSessionEvents(ctx, events), body);
 }
 
 /** Waits for `event` about `sessionId`; the matching delivery, or `undefined` after the session timeout. */
@@ -112,14 +122,9 @@ async function completed(
 
 export const created = check('created', ['SEVT-001'], {
   title: 'Starting a session delivers session.created',
-  preconditions: ['live', 'receiver-reachable'],
-  async run(ctx) {
-    // session.cancelled, in every event list, marks the end of the session's events: once it arrived, a
-    // session.created that has not is judged missing after a short grace for deliveries out of order.
-    const subscription = await subscribeOrSkip(ctx, ['session.created', 'session.cancelled'], ['SEVT-001']);
-    if (subscription === undefined) {
-      return;
-    }
+  // session.cancelled, in every event list, marks the end of the session's events: once it arrived, a
+  // session.created that has not is judged missing after a short grace for deliveries out of order.
+  run: subscribedTo(['session.created', 'session.cancelled'], 'SEVT-001', async (ctx, subscription) => {
     const id = await causeCancellation(ctx);
     await awaitEvent(ctx, subscription, 'session.cancelled', id);
     await subscription.endpoint.waitFor(
@@ -129,18 +134,12 @@ export const created = check('created', ['SEVT-001'], {
       ctx.signal,
     );
     await expectEvent(ctx, 'SEVT-001', subscription, 'session.created', id, { session_id: is(id) }, 0);
-    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
-  },
+  }),
 });
 
 export const continued = check('continued', ['SEVT-002'], {
   title: 'Continuing a session delivers session.continued',
-  preconditions: ['live', 'receiver-reachable'],
-  async run(ctx) {
-    const subscription = await subscribeOrSkip(ctx, ['session.continued'], ['SEVT-002']);
-    if (subscription === undefined) {
-      return;
-    }
+  run: subscribedTo(['session.continued'], 'SEVT-002', async (ctx, subscription) => {
     const { id, session } = await completed(ctx, 'continued event');
     const answer = await ctx.http.post(`/v1/sessions/${id}/continue`, { rounds: 1 });
     if (statusOf(answer) !== 202) {
@@ -155,16 +154,14 @@ export const continued = check('continued', ['SEVT-002'], {
         round_number: is(next),
       });
     }
-    await Promise.all([discard(ctx.http, id), ctx.http.delete(`/v1/webhooks/${subscription.id}`)]);
-  },
+    await discard(ctx.http, id);
+  }),
 });
 
 export const reconvene = check('reconvene', ['SEVT-003', 'SEVT-004'], {
   title: 'Reconvening a decided session creates a new round session and delivers session.reconvened',
-  preconditions: ['live', 'receiver-reachable'],
   async run(ctx) {
-    const subscribed = await subscribe(ctx, ['session.reconvened']);
-    const subscription = 'subscription' in subscribed ? subscribed.subscription : undefined;
+    const watch = await watchSessionEvents(ctx, ['session.reconvened']);
     const source = await completed(ctx, 'reconvene');
     if (source.session.status !== 'complete') {
       ['SEVT-003', 'SEVT-004'].forEach((id) =>
@@ -186,12 +183,7 @@ export const reconvene = check('reconvene', ['SEVT-003', 'SEVT-004'], {
       ctx.skip('SEVT-004', 'no session was reconvened');
       return;
     }
-    const after = await waitForSession(
-      ctx.http,
-      newId!,
-      (body) => terminalStatuses.has(String(body.status)),
-      ctx.timeouts.sessionMs,
-    );
+    const after = await waitUntilEnded(ctx, newId!);
     const { exchange } = await readSession(ctx.http, newId!);
     const sourceRounds = Number(source.session['rounds']);
     ctx.expect(
@@ -213,33 +205,19 @@ export const reconvene = check('reconvene', ['SEVT-003', 'SEVT-004'], {
       },
       `reconvened into ${newId}, which names its source and completed round ${String(after['current_round'])}`,
     );
-    if (subscription === undefined) {
-      const refused = 'refused' in subscribed ? subscribed.refused : undefined;
-      ctx.skip(
-        'SEVT-004',
-        refused !== undefined && statusOf(refused) === 400
-          ? 'the deployment refuses a subscription to session.reconvened (400): its event list lacks it'
-          : refusalReason(refused!),
-      );
-      return;
-    }
-    await expectEvent(ctx, 'SEVT-004', subscription, 'session.reconvened', newId!, {
-      session_id: is(newId),
-      source_session_id: is(source.id),
-      round_number: is(sourceRounds + 1),
-    });
-    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
+    await withWatch(ctx, 'SEVT-004', watch, (_, subscription) =>
+      expectEvent(ctx, 'SEVT-004', subscription, 'session.reconvened', newId!, {
+        session_id: is(newId),
+        source_session_id: is(source.id),
+        round_number: is(sourceRounds + 1),
+      }),
+    );
   },
 });
 
 export const failed = check('failed', ['SEVT-005'], {
   title: 'A run that errors ends failed and delivers session.failed',
-  preconditions: ['live', 'receiver-reachable'],
-  async run(ctx) {
-    const subscription = await subscribeOrSkip(ctx, ['session.failed'], ['SEVT-005']);
-    if (subscription === undefined) {
-      return;
-    }
+  run: subscribedTo(['session.failed'], 'SEVT-005', async (ctx, subscription) => {
     // The reference server's failure marker (docs/simulator.md); a target without one runs the session normally.
     const { id, session } = await completed(ctx, 'failure', `${marker('failure')} [simulate:upstream_error]`);
     if (session.status !== 'failed') {
@@ -254,8 +232,7 @@ export const failed = check('failed', ['SEVT-005'], {
         error_message: isText,
       });
     }
-    await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
-  },
+  }),
 });
 
 export const sessionEventChecks = [created, continued, reconvene, failed];

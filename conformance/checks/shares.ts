@@ -4,17 +4,18 @@
  * and `share.viewed` (event list variants 3 and 4).
  * @module
  */
-import { expectEvent, expectWatchedEvent, watchEvent } from '../harness/event-watch.js';
+import { expectEvent, expectWatchedEvent, unwatch, watchEvent } from '../harness/event-watch.js';
 import { type Exchange, jsonOf } from '../harness/exchange.js';
 import { contractLimits } from '../../src/contract/extensions.js';
 import { walkList } from '../harness/pages.js';
-import { noSharePage, sharePageOf, showsSession } from '../harness/share-page.js';
+import { noSharePage, type SharePage, sharePageOf, showsSession } from '../harness/share-page.js';
 import { discard, marker, startBodyA, startSession } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
 import type { CheckContext } from '../harness/check.js';
 import { atRealSpeed, checksOf } from './define.js';
 
-const check = checksOf('shares');
+/** Share links are made on sessions the checks start: the checks need a target that keeps state. */
+const check = checksOf('shares', { preconditions: ['live'] });
 
 interface ShareBody {
   id?: unknown;
@@ -56,9 +57,43 @@ async function listedShares(
   };
 }
 
+/** The share page of a link, as a viewer opens it, or `undefined` when the API gave the link no URL to open. */
+function linkPage(ctx: CheckContext, share: ShareBody): SharePage | undefined {
+  return typeof share.url === 'string' ? sharePageOf(ctx, share.url) : undefined;
+}
+
+interface OpenedLink {
+  session: { id: string; title: string };
+  share: ShareBody;
+  page: SharePage;
+}
+
+/**
+ * A check body that opens, as a viewer would, the share page of a new `access` link to a new session
+ * titled after `purpose` (seed "What the service does" 4). Without a page to open, `requirement` is
+ * skipped and the body does not run; the session is discarded once the body is done.
+ */
+function onSharePage(
+  requirement: string,
+  purpose: string,
+  access: 'public' | 'password',
+  body: (ctx: CheckContext, link: OpenedLink) => Promise<void>,
+): (ctx: CheckContext) => Promise<void> {
+  return async (ctx) => {
+    const session = await sharedSession(ctx, purpose);
+    const { share } = await createShare(ctx, session.id, access);
+    const page = linkPage(ctx, share);
+    if (page === undefined) {
+      ctx.skip(requirement, noSharePage);
+    } else {
+      await body(ctx, { session, share, page });
+    }
+    await discard(ctx.http, session.id);
+  };
+}
+
 export const createAndList = check('create-and-list', ['SHARE-001', 'SHARE-002'], {
   title: 'Public and password links are created and listed; the password never comes back',
-  preconditions: ['live'],
   async run(ctx) {
     const session = await sharedSession(ctx, 'shares');
     const created = [await createShare(ctx, session.id, 'public'), await createShare(ctx, session.id, 'password')];
@@ -107,7 +142,6 @@ export const createAndList = check('create-and-list', ['SHARE-001', 'SHARE-002']
 
 export const revoke = check('revoke', ['SHARE-003', 'SHARE-006', 'SHARE-009'], {
   title: 'A revoked link is marked revoked and opens nothing',
-  preconditions: ['live'],
   async run(ctx) {
     const session = await sharedSession(ctx, 'revoked share');
     const { share } = await createShare(ctx, session.id, 'public');
@@ -135,7 +169,7 @@ export const revoke = check('revoke', ['SHARE-003', 'SHARE-006', 'SHARE-009'], {
       'conflict',
       'revoking a revoked link',
     );
-    const page = typeof share.url === 'string' ? sharePageOf(ctx, share.url) : undefined;
+    const page = linkPage(ctx, share);
     if (page === undefined) {
       ctx.skip('SHARE-006', noSharePage);
     } else {
@@ -159,70 +193,52 @@ export const revoke = check('revoke', ['SHARE-003', 'SHARE-006', 'SHARE-009'], {
 
 export const pagePublic = check('page-public', ['SHARE-004'], {
   title: 'A public link opens the session',
-  preconditions: ['live'],
-  async run(ctx) {
-    const session = await sharedSession(ctx, 'public share');
-    const { share } = await createShare(ctx, session.id, 'public');
-    const page = typeof share.url === 'string' ? sharePageOf(ctx, share.url) : undefined;
-    if (page === undefined) {
-      ctx.skip('SHARE-004', noSharePage);
-    } else {
-      const opened = await page.open();
-      ctx.expect(
-        'SHARE-004',
-        showsSession(opened, session.title),
-        {
-          kind: 'state',
-          message: `the public link answered ${statusOf(opened)} without the session`,
-          expected: { status: 200, shows: session.title },
-          got: { status: statusOf(opened), body: opened.response?.body.slice(0, 300) ?? null },
-          evidence: opened,
-        },
-        'the public link shows the session',
-      );
-    }
-    await discard(ctx.http, session.id);
-  },
+  run: onSharePage('SHARE-004', 'public share', 'public', async (ctx, { session, page }) => {
+    const opened = await page.open();
+    ctx.expect(
+      'SHARE-004',
+      showsSession(opened, session.title),
+      {
+        kind: 'state',
+        message: `the public link answered ${statusOf(opened)} without the session`,
+        expected: { status: 200, shows: session.title },
+        got: { status: statusOf(opened), body: opened.response?.body.slice(0, 300) ?? null },
+        evidence: opened,
+      },
+      'the public link shows the session',
+    );
+  }),
 });
 
 export const pagePassword = check('page-password', ['SHARE-005'], {
   title: 'A protected link opens only with the right password',
-  preconditions: ['live'],
-  async run(ctx) {
-    const session = await sharedSession(ctx, 'protected share');
-    const { share } = await createShare(ctx, session.id, 'password');
-    const page = typeof share.url === 'string' ? sharePageOf(ctx, share.url) : undefined;
-    if (page === undefined) {
-      ctx.skip('SHARE-005', noSharePage);
-    } else {
-      const asked = await page.open();
-      const wrong = await page.enter('not-the-password-at-all');
-      const right = await page.enter(password);
-      const refusedWrong = (statusOf(wrong) ?? 0) >= 400 && !showsSession(wrong, session.title);
-      ctx.expect(
-        'SHARE-005',
-        !showsSession(asked, session.title) && refusedWrong && showsSession(right, session.title),
-        {
-          kind: 'state',
-          message:
-            'the protected link showed the session without the right password, refused a wrong one with no error, or did not open with the right one',
-          expected: {
-            withoutPassword: 'not shown',
-            wrongPassword: 'a 4xx without the session',
-            rightPassword: '200 with the session',
-          },
-          got: {
-            withoutPassword: showsSession(asked, session.title) ? 'shown' : statusOf(asked),
-            wrongPassword: showsSession(wrong, session.title) ? 'shown' : statusOf(wrong),
-            rightPassword: showsSession(right, session.title) ? 'shown' : statusOf(right),
-          },
-          evidence: [asked, wrong, right],
+  run: onSharePage('SHARE-005', 'protected share', 'password', async (ctx, { session, page }) => {
+    const asked = await page.open();
+    const wrong = await page.enter('not-the-password-at-all');
+    const right = await page.enter(password);
+    const refusedWrong = (statusOf(wrong) ?? 0) >= 400 && !showsSession(wrong, session.title);
+    ctx.expect(
+      'SHARE-005',
+      !showsSession(asked, session.title) && refusedWrong && showsSession(right, session.title),
+      {
+        kind: 'state',
+        message:
+          'the protected link showed the session without the right password, refused a wrong one with no error, or did not open with the right one',
+        expected: {
+          withoutPassword: 'not shown',
+          wrongPassword: 'a 4xx without the session',
+          rightPassword: '200 with the session',
         },
-        'nothing without the password, a wrong one refused, the right one opens',
-      );
-    }
-    await discard(ctx.http, session.id);
-  },
+        got: {
+          withoutPassword: showsSession(asked, session.title) ? 'shown' : statusOf(asked),
+          wrongPassword: showsSession(wrong, session.title) ? 'shown' : statusOf(wrong),
+          rightPassword: showsSession(right, session.title) ? 'shown' : statusOf(right),
+        },
+        evidence: [asked, wrong, right],
+      },
+      'nothing without the password, a wrong one refused, the right one opens',
+    );
+  }),
 });
 
 export const shareEvents = check('events', ['SHARE-007', 'SHARE-008'], {
@@ -235,7 +251,7 @@ export const shareEvents = check('events', ['SHARE-007', 'SHARE-008'], {
     const ofShare = (data: Record<string, unknown>) =>
       data['share_id'] === share.id && data['session_id'] === session.id;
     await expectWatchedEvent(ctx, 'SHARE-007', created, 'share.created', ofShare, `share link ${String(share.id)}`);
-    const page = typeof share.url === 'string' ? sharePageOf(ctx, share.url) : undefined;
+    const page = linkPage(ctx, share);
     if ('skip' in viewed || page === undefined) {
       ctx.skip('SHARE-008', 'skip' in viewed ? viewed.skip : noSharePage);
     } else {
@@ -274,11 +290,7 @@ export const shareEvents = check('events', ['SHARE-007', 'SHARE-008'], {
         `${deliveries.length} share.viewed for ${views.length} views, counted ${String(listed?.view_count)}`,
       );
     }
-    for (const watch of [created, viewed]) {
-      if ('subscription' in watch) {
-        await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
-      }
-    }
+    await unwatch(ctx, [created, viewed]);
     await discard(ctx.http, session.id);
   },
 });
@@ -306,16 +318,10 @@ async function windowPassed(ctx: CheckContext, sessionId: string, first: ShareBo
 
 export const passwordGuesses = check('password-guesses', ['SHARE-010'], {
   title: 'Password guessing on a protected link is limited',
-  preconditions: ['live'],
   // The guesses are counted in a window of the target's time: at real speed, so the window outlasts them.
   phase: 'exclusive',
-  run: atRealSpeed(async (ctx) => {
-    const session = await sharedSession(ctx, 'guessed share');
-    const { share } = await createShare(ctx, session.id, 'password');
-    const page = typeof share.url === 'string' ? sharePageOf(ctx, share.url) : undefined;
-    if (page === undefined) {
-      ctx.skip('SHARE-010', noSharePage);
-    } else {
+  run: atRealSpeed(
+    onSharePage('SHARE-010', 'guessed share', 'password', async (ctx, { session, share, page }) => {
       const wrong: Exchange[] = [];
       for (let index = 0; index < guesses; index++) {
         wrong.push(await page.enter(`wrong-guess-${index}`));
@@ -324,7 +330,6 @@ export const passwordGuesses = check('password-guesses', ['SHARE-010'], {
       const passed = showsSession(right, session.title) ? await windowPassed(ctx, session.id, share) : undefined;
       if (passed !== undefined) {
         ctx.skip('SHARE-010', passed);
-        await discard(ctx.http, session.id);
         return;
       }
       ctx.expect(
@@ -339,9 +344,8 @@ export const passwordGuesses = check('password-guesses', ['SHARE-010'], {
         },
         `after ${guesses} wrong passwords even the right one was refused (${statusOf(right)})`,
       );
-    }
-    await discard(ctx.http, session.id);
-  }),
+    }),
+  ),
 });
 
 export const shareChecks = [createAndList, revoke, pagePublic, pagePassword, shareEvents, passwordGuesses];

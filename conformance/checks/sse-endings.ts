@@ -9,14 +9,14 @@ import { openStream, sentEventsOf } from './sse.js';
 import { statusOf } from './problem-shape.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('sse');
+/** A stream is of a session the check starts: the checks need a target that keeps state. */
+const check = checksOf('sse', { preconditions: ['live'] });
 
 /** Real time the stream of an ended session may take to replay and close, plus the target's pace (harness/pace.ts). */
 const endedStreamMs = 15_000;
 
 export const cancelledEnd = check('cancelled-end', ['SSE-008'], {
   title: 'The stream of a cancelled session ends with session.cancelled',
-  preconditions: ['live'],
   async run(ctx) {
     const started = await startMarkedSession(ctx, 'stream cancelled', 10);
     const cancelled = await ctx.http.post(`/v1/sessions/${started.id}/cancel`, {});
@@ -66,7 +66,6 @@ const failingTitle = (label: string): string => `${marker(label)} [simulate:upst
 
 export const failedEnd = check('failed-end', ['SSE-009'], {
   title: 'The stream of a failed run ends with session.failed',
-  preconditions: ['live'],
   async run(ctx) {
     const started = await startSession(ctx.http, ctx.contract, {
       ...startBodyA(ctx.target.synths, marker('stream failed'), 2),

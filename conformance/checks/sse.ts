@@ -9,12 +9,13 @@ import { type Contract, pathRelativeTo } from '../harness/contract.js';
 import { mediaTypeOf } from '../harness/exchange.js';
 import { TransportError } from '../harness/http.js';
 import { readEventStream, type StreamReading } from '../harness/event-stream.js';
-import { discard, endsByItself, startMarkedSession, terminalStatuses, waitForSession } from '../harness/sessions.js';
+import { discard, endsByItself, startMarkedSession, waitUntilEnded } from '../harness/sessions.js';
 import { dataSchemaOf } from '../harness/validate-exchange.js';
 import type { CheckContext } from '../harness/check.js';
 import { atRealSpeed, checksOf } from './define.js';
 
-const check = checksOf('sse');
+/** A stream is of a session the check starts: the checks need a target that keeps state. */
+const check = checksOf('sse', { preconditions: ['live'] });
 
 const terminalEvents = ['session.complete', 'session.failed', 'session.cancelled'];
 
@@ -65,7 +66,6 @@ export function sentEventsOf(reading: StreamReading): ParsedEvent[] {
 
 export const streamRun = check('stream-run', ['SSE-001', 'SSE-002', 'SSE-003', 'SSE-005', 'SSE-006'], {
   title: 'A session stream read to its end with EventSource',
-  preconditions: ['live'],
   async run(ctx) {
     const session = await startMarkedSession(ctx, 'stream', 2);
     const reading = await openStream(ctx, session.id);
@@ -217,7 +217,6 @@ export const streamRun = check('stream-run', ['SSE-001', 'SSE-002', 'SSE-003', '
 
 export const resume = check('resume', ['SSE-004'], {
   title: 'A reconnect with Last-Event-ID loses and repeats nothing',
-  preconditions: ['live'],
   async run(ctx) {
     const session = await startMarkedSession(ctx, 'resume', 2);
     const reading = await openStream(ctx, session.id, { cutAfterEvents: 2 });
@@ -234,12 +233,7 @@ export const resume = check('resume', ['SSE-004'], {
       });
       return;
     }
-    await waitForSession(
-      ctx.http,
-      session.id,
-      (body) => terminalStatuses.has(String(body.status)),
-      ctx.timeouts.sessionMs,
-    );
+    await waitUntilEnded(ctx, session.id);
     const whole = await ctx.http.get(`/v1/sessions/${session.id}/events`, {
       query: { finite: 'true' },
       timeoutMs: ctx.pace.wait(10_000),
@@ -265,7 +259,6 @@ export const resume = check('resume', ['SSE-004'], {
 
 export const finite = check('finite', ['SSE-007'], {
   title: 'finite=true sends what is recorded and closes',
-  preconditions: ['live'],
   // At real speed a ten-round session is still running when the finite stream must already have closed.
   phase: 'exclusive',
   run: atRealSpeed(async (ctx) => {

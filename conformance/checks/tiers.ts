@@ -7,11 +7,13 @@
 import { readCredits } from '../harness/credits.js';
 import { jsonOf } from '../harness/exchange.js';
 import { provisionKey } from '../harness/key-control.js';
-import { discard, marker, sessionIdOf, startBodyA } from '../harness/sessions.js';
+import { discardStarted, marker, startBodyA } from '../harness/sessions.js';
 import { expectProblem, statusOf } from './problem-shape.js';
+import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 
-const check = checksOf('tiers');
+/** Tiers are judged on workspaces the target keeps: the checks need a target that keeps state. */
+const check = checksOf('tiers', { preconditions: ['live'] });
 
 /** The tiers below Ultra, where the API is not available. */
 const belowUltra = ['free', 'pro', 'max'];
@@ -26,20 +28,34 @@ function lineup(synths: readonly string[], size: number): string[] {
   return library.slice(0, size);
 }
 
+/**
+ * The tiers below Ultra whose keys a check can get: `provisioned` when the test control makes keys,
+ * otherwise those a --tier-key names; `undefined` after skipping `requirement` when there are none.
+ */
+function tiersWithKeys(
+  ctx: CheckContext,
+  requirement: string,
+  provisioned: readonly string[],
+): readonly string[] | undefined {
+  const tiers =
+    ctx.target.control !== undefined
+      ? provisioned
+      : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
+  if (tiers.length === 0) {
+    ctx.skip(
+      requirement,
+      'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one',
+    );
+    return undefined;
+  }
+  return tiers;
+}
+
 export const belowUltraCheck = check('below-ultra', ['TIER-001'], {
   title: 'Keys of tiers below Ultra are 403 tier-required',
-  preconditions: ['live'],
   async run(ctx) {
-    // Without test control, the tiers below Ultra that --tier-key names.
-    const tiers =
-      ctx.target.control !== undefined
-        ? ['pro', 'max']
-        : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
-    if (tiers.length === 0) {
-      ctx.skip(
-        'TIER-001',
-        'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one',
-      );
+    const tiers = tiersWithKeys(ctx, 'TIER-001', ['pro', 'max']);
+    if (tiers === undefined) {
       return;
     }
     for (const tier of tiers) {
@@ -58,24 +74,16 @@ export const belowUltraCheck = check('below-ultra', ['TIER-001'], {
       );
       const started = await key.http.post('/v1/sessions', startBodyA(ctx.target.synths, marker(`${tier} tier`), 1));
       expectProblem(ctx, 'TIER-001', started, 403, 'tier-required', `a start with a ${tier} key`);
-      await discard(key.http, sessionIdOf(jsonOf(started)) ?? 'none');
+      await discardStarted(key.http, started);
     }
   },
 });
 
 export const synthCapsCheck = check('synth-caps', ['TIER-002'], {
   title: 'Lineups above the Synth cap of the tier are 403 tier-required',
-  preconditions: ['live'],
   async run(ctx) {
-    const below =
-      ctx.target.control !== undefined
-        ? belowUltra
-        : belowUltra.filter((tier) => ctx.profile.tierKeys?.[tier] !== undefined);
-    if (below.length === 0) {
-      ctx.skip(
-        'TIER-002',
-        'needs a key of a tier below Ultra: the target offers no test control that provisions one, and no --tier-key names one',
-      );
+    const below = tiersWithKeys(ctx, 'TIER-002', belowUltra);
+    if (below === undefined) {
       return;
     }
     for (const tier of [...below, 'ultra']) {
@@ -91,7 +99,7 @@ export const synthCapsCheck = check('synth-caps', ['TIER-002'], {
           synths: lineup(ctx.target.synths, cap + 1),
         });
         expectProblem(ctx, 'TIER-002', above, 403, 'tier-required', `a lineup of ${cap + 1} with a ${tier} key`);
-        await discard(key.http, sessionIdOf(jsonOf(above)) ?? 'none');
+        await discardStarted(key.http, above);
         continue;
       }
       const atCap = await key.http.post('/v1/sessions', {
@@ -110,14 +118,13 @@ export const synthCapsCheck = check('synth-caps', ['TIER-002'], {
         },
         `a lineup of ${cap} with an ultra key was accepted`,
       );
-      await discard(key.http, sessionIdOf(jsonOf(atCap)) ?? 'none');
+      await discardStarted(key.http, atCap);
     }
   },
 });
 
 export const creditsTier = check('credits-tier', ['TIER-003'], {
   title: "GET /credits names the workspace's tier",
-  preconditions: ['live'],
   async run(ctx) {
     const credits = await readCredits(ctx.http);
     ctx.expect(

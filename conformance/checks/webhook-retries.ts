@@ -26,7 +26,8 @@ import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 import { create } from './webhook-subscriptions.js';
 
-const check = checksOf('webhooks');
+/** Retries are deliveries to the suite's receiver from a target that keeps its subscriptions. */
+const check = checksOf('webhooks', { preconditions: ['live', 'receiver-reachable'] });
 
 const minute = 60_000;
 /** Real time the suite budgets for each wait when the target's clock can be changed. */
@@ -100,23 +101,42 @@ async function attemptsOf(
   return { attempts, exchange };
 }
 
-export const retrySchedule = check('retry-schedule', ['HOOK-008', 'HOOK-010', 'HOOK-013'], {
-  title: 'A failing receiver gets retries on the published schedule',
-  preconditions: ['live', 'receiver-reachable'],
-  phase: 'exclusive',
-  async run(ctx) {
-    const failing = await subscribeFor(ctx, ['HOOK-008', 'HOOK-010', 'HOOK-013'], ['session.cancelled'], 503);
+/**
+ * A check body that makes the target's deliveries fail: it runs with a subscription to
+ * `session.cancelled` at a receiver that answers 503 to every attempt, or does not run and each of
+ * `requirements` is skipped with the refusal. The subscription is deleted afterwards, however the body
+ * ends, so its retries do not outlive the check.
+ */
+function withFailingReceiver(
+  requirements: readonly string[],
+  body: (ctx: CheckContext, failing: Subscription) => Promise<void>,
+): (ctx: CheckContext) => Promise<void> {
+  return async (ctx) => {
+    const failing = await subscribeFor(ctx, requirements, ['session.cancelled'], 503);
     if (failing === undefined) {
       return;
     }
+    try {
+      await body(ctx, failing);
+    } finally {
+      await ctx.http.delete(`/v1/webhooks/${failing.id}`);
+    }
+  };
+}
+
+export const retrySchedule = check('retry-schedule', ['HOOK-008', 'HOOK-010', 'HOOK-013'], {
+  title: 'A failing receiver gets retries on the published schedule',
+  phase: 'exclusive',
+  run: withFailingReceiver(['HOOK-008', 'HOOK-010', 'HOOK-013'], async (ctx, failing) => {
     const recovering = await subscribe(ctx, ['session.cancelled'], (_, index) => (index === 0 ? 500 : 204));
-    const subscriptions = [failing, ...('subscription' in recovering ? [recovering.subscription] : [])];
     try {
       await run(ctx, failing, 'subscription' in recovering ? recovering.subscription : undefined);
     } finally {
-      await Promise.all(subscriptions.map((subscription) => ctx.http.delete(`/v1/webhooks/${subscription.id}`)));
+      if ('subscription' in recovering) {
+        await ctx.http.delete(`/v1/webhooks/${recovering.subscription.id}`);
+      }
     }
-  },
+  }),
 });
 
 async function run(ctx: CheckContext, failing: Subscription, recovering: Subscription | undefined): Promise<void> {
@@ -428,13 +448,8 @@ function checkResigning(ctx: CheckContext, failing: Subscription, complete: bool
 
 export const pause = check('pause', ['HOOK-009', 'HOOK-014', 'HOOK-018'], {
   title: '10 consecutive failed deliveries pause the subscription',
-  preconditions: ['live', 'receiver-reachable'],
   phase: 'exclusive',
-  async run(ctx) {
-    const subscription = await subscribeFor(ctx, ['HOOK-009', 'HOOK-014', 'HOOK-018'], ['session.cancelled'], 503);
-    if (subscription === undefined) {
-      return;
-    }
+  run: withFailingReceiver(['HOOK-009', 'HOOK-014', 'HOOK-018'], async (ctx, subscription) => {
     // A second subscription, made at the unversioned path, fails alike and is re-enabled there (HOOK-018).
     const unversioned =
       statusOf(await ctx.http.get('/webhooks', { query: { limit: 1 } })) === 404
@@ -543,12 +558,11 @@ export const pause = check('pause', ['HOOK-009', 'HOOK-014', 'HOOK-018'], {
       );
       await reenableUnversioned(ctx, unversioned);
     } finally {
-      await ctx.http.delete(`/v1/webhooks/${subscription.id}`);
       if (unversioned !== undefined && 'id' in unversioned) {
         await ctx.http.delete(`/v1/webhooks/${unversioned.id}`);
       }
     }
-  },
+  }),
 });
 
 /**

@@ -14,7 +14,8 @@ import type { CheckContext } from '../harness/check.js';
 import { checksOf } from './define.js';
 import { failure } from '../harness/observations.js';
 
-const check = checksOf('webhooks');
+/** Subscriptions are state: the checks need a target that keeps it. */
+const check = checksOf('webhooks', { preconditions: ['live'] });
 
 interface SubscriptionBody {
   id?: unknown;
@@ -55,7 +56,6 @@ const sameSet = (a: unknown, b: readonly string[]): boolean =>
 
 export const update = check('update', ['HOOK-015'], {
   title: 'PATCH changes the label and the event filter of a subscription',
-  preconditions: ['live'],
   async run(ctx) {
     const created = await create(ctx, '/v1/webhooks', marker('webhook update'), ['session.complete']);
     if ('refused' in created) {
@@ -96,7 +96,6 @@ async function listed(client: HttpClient, path: string, id: string): Promise<boo
 
 export const unversionedPaths = check('unversioned-paths', ['HOOK-016', 'HOOK-017'], {
   title: 'The unversioned /webhooks paths act on the subscriptions of /v1/webhooks',
-  preconditions: ['live'],
   async run(ctx) {
     const probe = await ctx.http.get('/webhooks', { query: { limit: 1 } });
     if (statusOf(probe) === 404) {

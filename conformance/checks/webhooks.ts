@@ -22,7 +22,7 @@ import {
 import { type Exchange, mediaTypeOf } from '../harness/exchange.js';
 import { pageOf, walkList } from '../harness/pages.js';
 import { discard, startMarkedSession } from '../harness/sessions.js';
-import { causeCancellation, refusalReason, subscribe, subscribeToCancellations } from '../harness/subscriptions.js';
+import { causeCancellation, refusalReason, subscribe, subscribeUrl } from '../harness/subscriptions.js';
 import { statusOf } from './problem-shape.js';
 import { checksOf } from './define.js';
 
@@ -312,7 +312,7 @@ export const urlGuard = check('url-guard', ['HOOK-011'], {
     const endpoint = (await ctx.receiver()).endpoint(200);
     const url = new URL(endpoint.url);
     url.hostname = '0.0.0.0';
-    const { created, id } = await subscribeToCancellations(ctx, 'guard', url.href);
+    const { created, id } = await subscribeUrl(ctx, 'guard', url.href, ['session.cancelled']);
     if (id === undefined) {
       ctx.fail('HOOK-011', {
         kind: 'status',

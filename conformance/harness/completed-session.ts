@@ -5,7 +5,7 @@
  */
 import type { CheckContext } from './check.js';
 import { SetupFailure } from './observations.js';
-import { marker, type SessionBody, startBodyA, startSession, terminalStatuses, waitForSession } from './sessions.js';
+import { marker, type SessionBody, startBodyA, startSession, waitUntilEnded } from './sessions.js';
 
 export interface CompletedSession {
   id: string;
@@ -16,12 +16,7 @@ export interface CompletedSession {
 /** Starts a one-round session titled `title` and waits until it ends, however it ends. */
 export async function endedSession(ctx: CheckContext, title: string): Promise<{ id: string; session: SessionBody }> {
   const started = await startSession(ctx.http, ctx.contract, startBodyA(ctx.target.synths, title, 1));
-  const session = await waitForSession(
-    ctx.http,
-    started.id,
-    (body) => terminalStatuses.has(String(body.status)),
-    ctx.timeouts.sessionMs,
-  );
+  const session = await waitUntilEnded(ctx, started.id);
   return { id: started.id, session };
 }
 

@@ -46,6 +46,25 @@ export function newEntries(before: CreditsReading, after: CreditsReading): Ledge
   return fresh.length === after.usage.length && before.usage.length > 0 ? undefined : fresh;
 }
 
+/** The credits read before and after some work, and the ledger entries that are new (see `newEntries`). */
+export interface CreditsAround<T> {
+  before: CreditsReading;
+  after: CreditsReading;
+  fresh: LedgerEntry[] | undefined;
+  result: T;
+}
+
+/**
+ * Reads the credits before and after `work`: what the work cost is judged by the ledger's new entries,
+ * so work left over from other checks cannot mislead the balance's change.
+ */
+export async function readCreditsAround<T>(http: HttpClient, work: () => Promise<T>): Promise<CreditsAround<T>> {
+  const before = await readCredits(http);
+  const result = await work();
+  const after = await readCredits(http);
+  return { before, after, fresh: newEntries(before, after), result };
+}
+
 export function sumOf(entries: readonly LedgerEntry[]): number {
   return entries.reduce((total, entry) => total + (Number.isInteger(entry.credits) ? entry.credits : Number.NaN), 0);
 }

@@ -114,18 +114,40 @@ export async function expectEvent(
   return found;
 }
 
-/** Subscribes to `event` for `requirement`, or records why the requirement cannot be judged and gives nothing. */
-export async function watchEventFor(
+/**
+ * Runs `body` with the subscription `watch` made, or skips `requirement` with the reason it made none;
+ * the subscription is deleted once the body is done, so later checks' receivers get no deliveries of it.
+ */
+export async function withWatch(
   ctx: CheckContext,
   requirement: string,
-  event: string,
-): Promise<Subscription | undefined> {
-  const watch = await watchEvent(ctx, event);
+  watch: Watch,
+  body: (ctx: CheckContext, subscription: Subscription) => Promise<void>,
+): Promise<void> {
   if ('skip' in watch) {
     ctx.skip(requirement, watch.skip);
-    return undefined;
+    return;
   }
-  return watch.subscription;
+  await body(ctx, watch.subscription);
+  await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
+}
+
+/** A check body that needs `event` delivered to judge `requirement`: `withWatch` on `watchEvent`. */
+export function watching(
+  requirement: string,
+  event: string,
+  body: (ctx: CheckContext, subscription: Subscription) => Promise<void>,
+): (ctx: CheckContext) => Promise<void> {
+  return async (ctx) => withWatch(ctx, requirement, await watchEvent(ctx, event), body);
+}
+
+/** Deletes the subscriptions `watches` made, once the check judged what they received. */
+export async function unwatch(ctx: CheckContext, watches: readonly Watch[]): Promise<void> {
+  for (const watch of watches) {
+    if ('subscription' in watch) {
+      await ctx.http.delete(`/v1/webhooks/${watch.subscription.id}`);
+    }
+  }
 }
 
 /** `expectEvent` on what `watch` subscribed, or the skip it carries when it subscribed nothing. */

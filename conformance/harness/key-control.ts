@@ -62,16 +62,6 @@ function givenTierKey(ctx: CheckContext, tier: string): ProvisionedKey | undefin
  * A new workspace and its key, or the reason there is none (a skip reason). A target without the key
  * routes can still serve a request for a tier alone with a key the profile names.
  */
-/** A key of a workspace of its own whose balance (1 credit) no session's estimate fits in, or `requirement` skipped. */
-export async function poorKeyFor(ctx: CheckContext, requirement: string): Promise<ProvisionedKey | undefined> {
-  const poor = await provisionKey(ctx, { credits: 1 });
-  if (typeof poor === 'string') {
-    ctx.skip(requirement, poor);
-    return undefined;
-  }
-  return poor;
-}
-
 export async function provisionKey(ctx: CheckContext, settings: KeySettings = {}): Promise<ProvisionedKey | string> {
   const missing = keyControlMissing(ctx);
   const lowCredit = ctx.profile.lowCreditKey;
@@ -109,6 +99,25 @@ export async function provisionKey(ctx: CheckContext, settings: KeySettings = {}
     ctx.secrets.add(legacySecret);
   }
   return { apiKey, http: ctx.http.as({ kind: 'bearer', key: apiKey }), legacySecret };
+}
+
+/**
+ * A check body run on a workspace of its own whose balance (1 credit) no session's estimate fits in (seed
+ * "Errors": 402 insufficient-credits), so no other check's spending moves it; without one, `requirement`
+ * is skipped with the reason and the body does not run.
+ */
+export function onPoorWorkspace(
+  requirement: string,
+  body: (ctx: CheckContext, poor: ProvisionedKey) => Promise<void>,
+): (ctx: CheckContext) => Promise<void> {
+  return async (ctx) => {
+    const poor = await provisionKey(ctx, { credits: 1 });
+    if (typeof poor === 'string') {
+      ctx.skip(requirement, poor);
+      return;
+    }
+    await body(ctx, poor);
+  };
 }
 
 /** Rotates `apiKey`: the new key, or the reason the target cannot (a skip reason). */

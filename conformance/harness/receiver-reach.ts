@@ -13,7 +13,7 @@
 import type { CheckContext } from './check.js';
 import type { Exchange } from './exchange.js';
 import { pageOf } from './pages.js';
-import { causeCancellation, subscribeToCancellations } from './subscriptions.js';
+import { causeCancellation, subscribeUrl } from './subscriptions.js';
 
 /** What the probe needs of a check's context. */
 export type ReachContext = Pick<CheckContext, 'http' | 'contract' | 'target' | 'receiver' | 'secrets' | 'timeouts'>;
@@ -31,7 +31,7 @@ const pollMs = 100;
 export async function receiverUnreachableReason(ctx: ReachContext): Promise<string | undefined> {
   const receiver = await ctx.receiver();
   const endpoint = receiver.endpoint(200, 'delivery probe');
-  const { id } = await subscribeToCancellations(ctx, 'delivery probe', endpoint.url);
+  const { id } = await subscribeUrl(ctx, 'delivery probe', endpoint.url, ['session.cancelled']);
   if (id === undefined) {
     // A refused subscription is the checks' to judge (HOOK-001 fails; the others say so).
     return undefined;

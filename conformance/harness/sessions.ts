@@ -118,11 +118,25 @@ export async function endsByItself(ctx: Pick<CheckContext, 'http' | 'pace'>, pat
   }
 }
 
-/** Captures the `index`-th (from 0) numbered decision of a conformance run on the session. */
-export function captureNumberedDecision(client: HttpClient, sessionId: string, index: number): Promise<Exchange> {
-  return client.post(`/v1/sessions/${sessionId}/decisions`, {
-    decision: `Decision ${index + 1} of a conformance run.`,
-  });
+/**
+ * A one-round session titled after `purpose` with `count` numbered decisions captured on it, for the
+ * checks that walk its lists; `afterEach` makes another item (a share link) after each decision, so the
+ * session's lists fill in step.
+ */
+export async function sessionWithDecisions(
+  ctx: Pick<CheckContext, 'http' | 'contract' | 'target'>,
+  purpose: string,
+  count: number,
+  afterEach: (sessionId: string) => Promise<unknown> = async () => undefined,
+): Promise<StartedSession> {
+  const session = await startMarkedSession(ctx, purpose, 1);
+  for (let index = 0; index < count; index++) {
+    await ctx.http.post(`/v1/sessions/${session.id}/decisions`, {
+      decision: `Decision ${index + 1} of a conformance run.`,
+    });
+    await afterEach(session.id);
+  }
+  return session;
 }
 
 export async function readSession(
@@ -173,7 +187,28 @@ export async function waitForSession(
   }
 }
 
+/** Long-polls the session until it has ended, however it ended, within the run's session timeout. */
+export function waitUntilEnded(ctx: Pick<CheckContext, 'http' | 'timeouts'>, id: string): Promise<SessionBody> {
+  return waitForSession(
+    ctx.http,
+    id,
+    (session) => terminalStatuses.has(String(session.status)),
+    ctx.timeouts.sessionMs,
+  );
+}
+
 /** Cancels a session the check no longer needs, so runs do not spend credits; failures are ignored. */
 export async function discard(client: HttpClient, id: string): Promise<void> {
   await client.post(`/v1/sessions/${id}/cancel`, {}).catch(() => undefined);
+}
+
+/**
+ * Cancels the session a start that should have been refused (a short balance, a lower tier) made all the
+ * same, when its answer names one.
+ */
+export async function discardStarted(client: HttpClient, answer: Exchange): Promise<void> {
+  const id = sessionIdOf(jsonOf(answer));
+  if (id !== undefined) {
+    await discard(client, id);
+  }
 }

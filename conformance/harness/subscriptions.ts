@@ -45,15 +45,16 @@ export async function subscribe(
 }
 
 /**
- * Subscribes `url` to `session.cancelled` under a new marker of `purpose`, the signing secret kept among
- * the run's secrets; `id` is `undefined` when the target did not create the subscription.
+ * Subscribes `url` to `events` under a new marker of `purpose`, the signing secret kept among the run's
+ * secrets; `id` is `undefined` when the target did not create the subscription.
  */
-export async function subscribeToCancellations(
+export async function subscribeUrl(
   ctx: Pick<CheckContext, 'http' | 'secrets'>,
   purpose: string,
   url: string,
+  events: readonly string[],
 ): Promise<{ created: Exchange; id: string | undefined }> {
-  const created = await ctx.http.post('/v1/webhooks', { label: marker(purpose), url, events: ['session.cancelled'] });
+  const created = await ctx.http.post('/v1/webhooks', { label: marker(purpose), url, events });
   const body = (jsonOf(created) ?? {}) as { subscription?: { id?: unknown }; signing_secret?: unknown };
   if (typeof body.signing_secret === 'string') {
     ctx.secrets.add(body.signing_secret);
