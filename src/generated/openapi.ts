@@ -5430,7 +5430,10 @@ export interface components {
         /**
          * @description Long-poll: hold the request until the session changes (status, phase or round) or `wait_ms`
          *     milliseconds pass, then answer with the session as it is. `60000` is the value used to wait for
-         *     completion; 60000 is also the maximum (designed). Without it the session is returned at once.
+         *     completion; 60000 is also the maximum (designed). Without it the session is returned at once. The
+         *     reference server also answers at once for a session that has ended (`complete`, `failed`,
+         *     `cancelled`, `reconvened`, `archived`), since no change a wait could see is coming (designed); a
+         *     client must not rely on it.
          * @example 60000
          */
         WaitMs: number;
@@ -5712,7 +5715,10 @@ export interface operations {
                 /**
                  * @description Long-poll: hold the request until the session changes (status, phase or round) or `wait_ms`
                  *     milliseconds pass, then answer with the session as it is. `60000` is the value used to wait for
-                 *     completion; 60000 is also the maximum (designed). Without it the session is returned at once.
+                 *     completion; 60000 is also the maximum (designed). Without it the session is returned at once. The
+                 *     reference server also answers at once for a session that has ended (`complete`, `failed`,
+                 *     `cancelled`, `reconvened`, `archived`), since no change a wait could see is coming (designed); a
+                 *     client must not rely on it.
                  * @example 60000
                  */
                 wait_ms?: components["parameters"]["WaitMs"];

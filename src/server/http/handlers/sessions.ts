@@ -13,7 +13,7 @@ import { JsonText } from '../../core/json-text.js';
 import { defaultPageLimit, keysetAfter } from '../../core/pagination.js';
 import { notFound, ProblemError } from '../../core/problems.js';
 import { insufficientCredits, spend } from '../../domain/sessions/credits.js';
-import { assertDeletable } from '../../domain/sessions/lifecycle.js';
+import { assertDeletable, isActive } from '../../domain/sessions/lifecycle.js';
 import { reconcile } from '../../domain/sessions/publish.js';
 import { newSession, requireSession, sessionUrls, toResource } from '../../domain/sessions/resource.js';
 
@@ -104,13 +104,17 @@ function progressOf(session: StoredSession): string {
 /**
  * `getSession` with `wait_ms`: answers once the session's progress changes, or when the wait is over.
  * The wait is wall-clock milliseconds whatever the time scale: the client holding the request times it
- * with its own clock (docs/decisions.md "Time and other implementations").
+ * with its own clock (docs/decisions.md "Time and other implementations"). A session that has ended is
+ * answered at once: the seed's wait is for completion, and no change of an ended run is coming.
  */
 const longPoll: Handler<'getSession'> = async ({ path, query }, context) => {
   const { services } = context;
   const { wallClock } = services;
   const waitMs = query.wait_ms ?? 0;
   let row = requireSession(context, path.id);
+  if (!isActive(row.session.status)) {
+    return { status: 200, body: toResource(services, row.session) };
+  }
   const seen = progressOf(row.session);
   const deadline = wallClock.now() + waitMs;
   const waiting = new AbortController();
