@@ -12,7 +12,13 @@ import type { Services } from '../server/services.js';
 import { clientControlsPath as root } from './hooks.js';
 import type { Journal } from './journal.js';
 import type { NextFaults } from './next-faults.js';
-import { controlledStates, moveSession, type ControlledState } from './session-state.js';
+import {
+  endSession,
+  endStates,
+  type ChosenMemo,
+  type EndChange,
+  type EndState,
+} from '../server/domain/sessions/end-states.js';
 
 function journalFilter(request: FastifyRequest): { operation?: string; since?: number } {
   const query = request.query as Record<string, string | undefined>;
@@ -60,21 +66,46 @@ function queuedFault(services: Services, body: Record<string, unknown>) {
   return { operation, remaining: count, status: status ?? null, delay_ms: delay, drop };
 }
 
-function stateChange(body: Record<string, unknown>) {
-  const { state, error_code: code, error_message: message, reason } = body;
-  if (!controlledStates.includes(state as ControlledState)) {
-    throw invalid('#/body/state', `must be one of ${controlledStates.join(', ')}`);
+function stateChange(services: Services, body: Record<string, unknown>): EndChange {
+  const { state, error_code: code, error_message: message, reason, ...memo } = body;
+  if (!endStates.includes(state as EndState)) {
+    throw invalid('#/body/state', `must be one of ${endStates.join(', ')}`);
+  }
+  if (state === 'complete') {
+    return { state, memo: chosenMemo(services, memo) };
   }
   if ((code !== undefined && typeof code !== 'string') || (message !== undefined && typeof message !== 'string')) {
     throw invalid('#/body', 'error_code and error_message must be strings');
   }
-  return {
-    state: state as ControlledState,
-    ...(code === undefined && message === undefined
-      ? {}
-      : { error: { error_code: code ?? 'upstream_error', error_message: message ?? 'The run failed.' } }),
-    ...(typeof reason === 'string' ? { reason } : {}),
-  };
+  if (state === 'failed') {
+    return code === undefined && message === undefined
+      ? { state }
+      : { state, error: { error_code: code ?? 'upstream_error', error_message: message ?? 'The run failed.' } };
+  }
+  return { state: 'cancelled', ...(typeof reason === 'string' ? { reason } : {}) };
+}
+
+/**
+ * The memo of a completion: a `verdict` (any non-empty statement, as the contract's `Memo.verdict` is a
+ * free string), and any other member of the contract's `Memo`, checked against its schema.
+ */
+const memoMembers = ['verdict', 'confidence_0_100', 'conditions', 'dissent'];
+
+function chosenMemo(services: Services, memo: Record<string, unknown>): ChosenMemo {
+  if (typeof memo.verdict !== 'string' || memo.verdict.trim() === '') {
+    throw invalid('#/body/verdict', 'must be a non-empty string: the verdict of the memo');
+  }
+  const stray = Object.keys(memo).find((key) => !memoMembers.includes(key));
+  if (stray !== undefined) {
+    throw invalid(`#/body/${stray}`, `is not a member of a state change or of the memo (${memoMembers.join(', ')})`);
+  }
+  const whole = { confidence_0_100: 50, conditions: [], dissent: [], ...memo };
+  const { valid, errors } = services.validator.validate('#/components/schemas/Memo', whole);
+  const [first] = errors;
+  if (!valid && first !== undefined) {
+    throw invalid(`#/body${first.instancePath}`, `${first.message ?? 'is invalid'} (schema Memo)`);
+  }
+  return memo as ChosenMemo;
 }
 
 export function registerClientControlRoutes(
@@ -97,7 +128,7 @@ export function registerClientControlRoutes(
     [`${root}/sessions/:id/state`]: {
       PUT: {
         handle: (request) =>
-          moveSession(services(), (request.params as { id: string }).id, stateChange(objectBody(request))),
+          endSession(services(), (request.params as { id: string }).id, stateChange(services(), objectBody(request))),
       },
     },
     [`${root}/clock`]: {

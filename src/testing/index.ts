@@ -7,11 +7,13 @@
 export { startServer, type TestServer, type TestServerOptions } from './server.js';
 export { serverControl } from './controls.js';
 export type {
+  CompletionMemo,
   ControlledSessionState,
   FaultOptions,
   JournalEntry,
   JournalFilter,
   QueuedFault,
+  ResetOptions,
   ServerControl,
   SessionStateOptions,
 } from './controls.js';
