@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalid, objectBody, registerControlRoutes } from '../control-plane/routes.js';
 import { isoAt, isScaledClock } from '../server/core/clock.js';
 import { ProblemError } from '../server/core/problems.js';
+import type { DataReset } from '../server/domain/data-reset.js';
 import type { Services } from '../server/services.js';
 import { clientControlsPath as root } from './hooks.js';
 import type { Journal } from './journal.js';
@@ -108,11 +109,16 @@ function chosenMemo(services: Services, memo: Record<string, unknown>): ChosenMe
   return memo as ChosenMemo;
 }
 
+export interface ClientControlState {
+  services: () => Services;
+  resetData: () => DataReset;
+  journal: Journal;
+  faults: NextFaults;
+}
+
 export function registerClientControlRoutes(
   app: FastifyInstance,
-  services: () => Services,
-  journal: Journal,
-  faults: NextFaults,
+  { services, resetData, journal, faults }: ClientControlState,
 ): void {
   const clockState = () => ({ now: isoAt(services().clock.now()) });
   registerControlRoutes(app, {
@@ -150,7 +156,17 @@ export function registerClientControlRoutes(
     },
     [`${root}/reset`]: {
       POST: {
-        handle: () => ({ journal_cleared: journal.clear(), faults_cleared: faults.clear() }),
+        async handle(request) {
+          const { data = false } = objectBody(request, {});
+          if (typeof data !== 'boolean') {
+            throw invalid('#/body/data', 'must be a boolean');
+          }
+          const cleared = { journal_cleared: journal.clear(), faults_cleared: faults.clear() };
+          if (data) {
+            await resetData()();
+          }
+          return { ...cleared, data_reset: data };
+        },
       },
     },
   });

@@ -13,6 +13,7 @@ import { isScaledClock, wallClock as realWallClock, type Clock } from './core/cl
 import { cursorCodec } from './core/pagination.js';
 import { problemCatalogue } from './core/problems.js';
 import { apiVersions } from './domain/api-version.js';
+import { dataReset, type DataReset } from './domain/data-reset.js';
 import { checkForwardUrl } from './domain/forward-webhooks.js';
 import { connectDemoTools } from './domain/integrations.js';
 import { configureLegacyWebhooks } from './domain/legacy-webhooks.js';
@@ -31,6 +32,7 @@ import type { ResponseViolation, ServiceSettings, Services } from './services.js
 import { flooredScaledClock } from './store/clock-floor.js';
 import { createStore, type Store } from './store/index.js';
 import { memoryWindows } from './store/rate-limit-windows.js';
+import { snapshotStore } from './store/snapshot.js';
 import { internalError } from './core/internal-errors.js';
 
 export type { RetryScheduleName } from '../webhooks/retry.js';
@@ -65,7 +67,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           () => keys,
         )
       : undefined;
-  const clientControls = options.clientControls === true ? await startClientControls(() => services) : undefined;
+  let resetData: DataReset | undefined;
+  const clientControls =
+    options.clientControls === true
+      ? await startClientControls(
+          () => services,
+          () => resetData ?? missingSnapshot(),
+        )
+      : undefined;
   const services = createServices(
     document,
     store,
@@ -89,6 +98,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     options.legacyWebhooks ?? [],
     settings.retrySchedule,
   );
+  // What a data reset of the client controls returns to: the start's keys, webhooks and seed data.
+  if (clientControls !== undefined) {
+    resetData = dataReset(services, snapshotStore(store.db));
+  }
   // Workspace A's key first: the given keys in their order, or the one this start made up.
   const keys = (options.apiKeys ?? []).length > 0 ? (options.apiKeys ?? []) : provisioned.map((key) => key.secret);
   const violations: ResponseViolation[] = [];
@@ -165,10 +178,14 @@ async function startTestControl(
 }
 
 /** The controls for client teams, loaded only when asked for, like the test control. */
-async function startClientControls(services: () => Services): Promise<ClientControls> {
+async function startClientControls(services: () => Services, resetData: () => DataReset): Promise<ClientControls> {
   const { createClientControls } = await import('../client-controls/index.js');
-  return createClientControls(services);
+  return createClientControls(services, resetData);
 }
+
+const missingSnapshot = (): never => {
+  throw internalError('BOARDKIT_CONTROLS_NO_SNAPSHOT');
+};
 
 /**
  * The app's seams for the planes started: the client controls add only routes and hooks (registered

@@ -60,6 +60,7 @@ const templates = {
   BOARDKIT_PIPELINE_IDEMPOTENT_ASYNC: (operationId: string) =>
     `${operationId} takes an Idempotency-Key, so its handler must answer synchronously`,
   BOARDKIT_RUN_NOT_IN_PROGRESS: (sessionId: string) => `no run in progress for ${sessionId}`,
+  BOARDKIT_CONTROLS_NO_SNAPSHOT: () => "a data reset was asked for before the start's data was in",
   BOARDKIT_WEBHOOK_NO_OUTBOX_TARGET: (subscriptionId: string) =>
     `webhook subscription ${subscriptionId} has no outbox target`,
 } as const satisfies Record<`BOARDKIT_${string}`, (...values: never[]) => string>;

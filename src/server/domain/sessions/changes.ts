@@ -7,6 +7,8 @@ import { EventEmitter } from 'node:events';
 
 export interface SessionChanges {
   notify(sessionId: string): void;
+  /** Wakes every waiter, of whatever session: the data under all of them changed (a data reset). */
+  notifyAll(): void;
   /**
    * Resolves at the next `notify` of the session, or when `signal` aborts. Take the promise before
    * reading the state it guards, so that a change between the read and the wait is not missed.
@@ -20,6 +22,11 @@ export function sessionChanges(): SessionChanges {
   emitter.setMaxListeners(0);
   return {
     notify: (sessionId) => void emitter.emit(sessionId),
+    notifyAll() {
+      for (const name of emitter.eventNames()) {
+        emitter.emit(name);
+      }
+    },
     next(sessionId, signal) {
       return new Promise((resolve) => {
         if (signal.aborted) {
