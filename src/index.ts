@@ -46,6 +46,7 @@ export {
   type ReportOptions,
   type ResetOptions,
   type RunReport,
+  type SeedData,
   type ServerControl,
   type SessionStateOptions,
   type TestMock,

@@ -9,6 +9,7 @@ import type { Clock } from './core/clock.js';
 import type { ForwardSetting, Forwarding } from './domain/forward-webhooks.js';
 import type { LegacyWebhook, LegacyWebhookSetting } from './domain/legacy-webhooks.js';
 import type { ProvisionedKey } from './domain/provisioning.js';
+import type { SeedData } from './domain/seed-data/file.js';
 import type { ClientLimits } from './http/client-limits.js';
 import type { ResponseViolation, Services } from './services.js';
 import type { SqliteDatabase } from './store/database.js';
@@ -20,6 +21,11 @@ export interface ServerOptions {
   host?: string;
   /** `0` picks a free port. */
   port?: number;
+  /**
+   * Seed data loaded at start (docs/testing.md "Seed data"): a JSON or YAML file, or its content, checked
+   * against `schemas/seed.schema.json`. Workspaces with their keys, tier and credits, and sessions in a state.
+   */
+  seed?: string | SeedData;
   /** Keys to provision, each in its own workspace. */
   apiKeys?: readonly string[];
   tier?: Tier;
@@ -73,6 +79,8 @@ export interface RunningServer {
   baseUrl: string;
   /** The keys provisioned by this start (a fresh store without keys gets one new test key). */
   provisioned: ProvisionedKey[];
+  /** The first key of each workspace of the seed data, with its workspace. */
+  seeded: ProvisionedKey[];
   /** The legacy webhook URLs this start configured, with their secrets. */
   legacyWebhooks: LegacyWebhook[];
   /** Where every event is forwarded, and the secret its deliveries are signed with. */

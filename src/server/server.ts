@@ -17,7 +17,9 @@ import { dataReset, type DataReset } from './domain/data-reset.js';
 import { checkForwardUrl } from './domain/forward-webhooks.js';
 import { connectDemoTools } from './domain/integrations.js';
 import { configureLegacyWebhooks } from './domain/legacy-webhooks.js';
-import { provisionKeys } from './domain/provisioning.js';
+import { provisionKeys, type ProvisionedKey } from './domain/provisioning.js';
+import { applySeed } from './domain/seed-data/apply.js';
+import { checkSeedData, readSeedFile } from './domain/seed-data/file.js';
 import { rateLimiter } from './domain/rate-limit.js';
 import { sessionChanges } from './domain/sessions/changes.js';
 import { outcomeGeneration } from './domain/sessions/outcome-generation.js';
@@ -32,6 +34,7 @@ import type { ResponseViolation, ServiceSettings, Services } from './services.js
 import { flooredScaledClock } from './store/clock-floor.js';
 import { createStore, type Store } from './store/index.js';
 import { memoryWindows } from './store/rate-limit-windows.js';
+import type { Workspace } from './store/workspaces.js';
 import { snapshotStore } from './store/snapshot.js';
 import { internalError } from './core/internal-errors.js';
 
@@ -41,6 +44,13 @@ export type { RunningServer, ServerOptions } from './server-options.js';
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const document = loadContract();
+  // Read and checked before anything starts: a seed file that does not fit leaves nothing behind.
+  const seed =
+    options.seed === undefined
+      ? undefined
+      : typeof options.seed === 'string'
+        ? readSeedFile(options.seed)
+        : checkSeedData(options.seed, 'seed');
   // Checked before anything starts: a refused URL leaves nothing behind.
   const forwarding = options.forwardWebhooks === undefined ? undefined : await checkForwardUrl(options.forwardWebhooks);
   const store = createStore(options.db ?? ':memory:', { keptSessions: options.keptSessions });
@@ -85,23 +95,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     testControl?.postDelivery,
     options.wallClock,
   );
-  const provisioned = provisionKeys(store, options.apiKeys ?? [], {
-    tier: options.tier ?? 'ultra',
-    ...(options.startingCredits === undefined ? {} : { startingCredits: options.startingCredits }),
-    apiVersion: services.versions.current,
-    now: clock.now(),
-    onWorkspaceCreated: (workspace) => connectDemoTools(document, store, workspace.id, clock.now()),
-  });
+  const onWorkspaceCreated = (workspace: Workspace): void =>
+    connectDemoTools(document, store, workspace.id, clock.now());
+  // With seed data, its keys are the way in: no test key is made up for an empty store.
+  const provisioned =
+    seed !== undefined && (options.apiKeys ?? []).length === 0
+      ? []
+      : provisionKeys(store, options.apiKeys ?? [], {
+          tier: options.tier ?? 'ultra',
+          ...(options.startingCredits === undefined ? {} : { startingCredits: options.startingCredits }),
+          apiVersion: services.versions.current,
+          now: clock.now(),
+          onWorkspaceCreated,
+        });
   const legacyWebhooks = configureLegacyWebhooks(
     store,
     services.webhooks.outbox,
     options.legacyWebhooks ?? [],
     settings.retrySchedule,
   );
-  // What a data reset of the client controls returns to: the start's keys, webhooks and seed data.
-  if (clientControls !== undefined) {
-    resetData = dataReset(services, snapshotStore(store.db));
-  }
   // Workspace A's key first: the given keys in their order, or the one this start made up.
   const keys = (options.apiKeys ?? []).length > 0 ? (options.apiKeys ?? []) : provisioned.map((key) => key.secret);
   const violations: ResponseViolation[] = [];
@@ -128,6 +140,33 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // Seeded sessions are started once the server knows its address, which their records and events carry.
+  let seeded: ProvisionedKey[];
+  try {
+    seeded =
+      seed === undefined
+        ? []
+        : applySeed(
+            services,
+            seed,
+            {
+              tier: options.tier ?? 'ultra',
+              ...(options.startingCredits === undefined ? {} : { credits: options.startingCredits }),
+              onWorkspaceCreated,
+            },
+            typeof options.seed === 'string' ? `seed file ${options.seed}` : 'seed',
+          );
+  } catch (error) {
+    await app.close();
+    services.runs.stopAll();
+    stopClock();
+    store.close();
+    throw error;
+  }
+  // What a data reset of the client controls returns to: the start's keys, webhooks and seed data.
+  if (clientControls !== undefined) {
+    resetData = dataReset(services, snapshotStore(store.db));
+  }
   // Work recorded before a restart carries on: runs publish their pending steps when due, outcomes
   // still being written become ready, and due webhook deliveries are attempted.
   services.store.idempotency.purgeExpired(clock.now());
@@ -140,6 +179,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   return {
     baseUrl,
     provisioned,
+    seeded,
     legacyWebhooks,
     forwarding,
     services,

@@ -4,7 +4,7 @@
  * importing `boardkit` stays light.
  * @module
  */
-export { startServer, type TestServer, type TestServerOptions } from './server.js';
+export { startServer, type SeedData, type TestServer, type TestServerOptions } from './server.js';
 export { serverControl } from './controls.js';
 export type {
   CompletionMemo,
