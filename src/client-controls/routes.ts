@@ -16,6 +16,7 @@ import type { NextFaults } from './next-faults.js';
 import {
   endSession,
   endStates,
+  memoProblem,
   type ChosenMemo,
   type EndChange,
   type EndState,
@@ -86,25 +87,11 @@ function stateChange(services: Services, body: Record<string, unknown>): EndChan
   return { state: 'cancelled', ...(typeof reason === 'string' ? { reason } : {}) };
 }
 
-/**
- * The memo of a completion: a `verdict` (any non-empty statement, as the contract's `Memo.verdict` is a
- * free string), and any other member of the contract's `Memo`, checked against its schema.
- */
-const memoMembers = ['verdict', 'confidence_0_100', 'conditions', 'dissent'];
-
+/** The memo of a completion, checked by the domain; what is wrong is named under the body. */
 function chosenMemo(services: Services, memo: Record<string, unknown>): ChosenMemo {
-  if (typeof memo.verdict !== 'string' || memo.verdict.trim() === '') {
-    throw invalid('#/body/verdict', 'must be a non-empty string: the verdict of the memo');
-  }
-  const stray = Object.keys(memo).find((key) => !memoMembers.includes(key));
-  if (stray !== undefined) {
-    throw invalid(`#/body/${stray}`, `is not a member of a state change or of the memo (${memoMembers.join(', ')})`);
-  }
-  const whole = { confidence_0_100: 50, conditions: [], dissent: [], ...memo };
-  const { valid, errors } = services.validator.validate('#/components/schemas/Memo', whole);
-  const [first] = errors;
-  if (!valid && first !== undefined) {
-    throw invalid(`#/body${first.instancePath}`, `${first.message ?? 'is invalid'} (schema Memo)`);
+  const wrong = memoProblem(services, memo);
+  if (wrong !== undefined) {
+    throw invalid(`#/body${wrong.pointer}`, wrong.detail);
   }
   return memo as ChosenMemo;
 }

@@ -76,6 +76,23 @@ describe('seed data', () => {
       ],
     } as SeedData;
     await expect(startServer({ seed: noVerdict })).rejects.toThrow(/\/workspaces\/0\/sessions\/0\/memo is required/);
+    const overConfident = {
+      workspaces: [
+        {
+          api_keys: ['sk_test_abcdefgh1234'],
+          sessions: [
+            {
+              start: { mode: 'boardroom', synths: ['cfo', 'cto'], rounds: 1 },
+              state: 'complete',
+              memo: { verdict: 'Go.', confidence_0_100: 140 },
+            },
+          ],
+        },
+      ],
+    } as SeedData;
+    await expect(startServer({ seed: overConfident })).rejects.toThrow(
+      /\/workspaces\/0\/sessions\/0\/memo\/confidence_0_100 must be <= 100/,
+    );
     const unknownSynth = {
       workspaces: [
         {

@@ -11,7 +11,7 @@ import { ProblemError } from '../../core/problems.js';
 import type { Services } from '../../services.js';
 import type { Tier } from '../../store/workspaces.js';
 import { provisionKey, type ProvisionedKey } from '../provisioning.js';
-import { endSession, type EndChange } from '../sessions/end-states.js';
+import { endSession, memoProblem, type EndChange } from '../sessions/end-states.js';
 import { startSession } from '../sessions/start.js';
 import { SeedDataError, type SeedData, type SeedSession } from './file.js';
 
@@ -80,6 +80,10 @@ export function applySeed(
         throw new SeedDataError(
           `${source}: ${at}/start${wrong.instancePath} ${wrong.message ?? 'is invalid'} (StartSessionRequest)`,
         );
+      }
+      const wrongMemo = session.memo === undefined ? undefined : memoProblem(services, session.memo);
+      if (wrongMemo !== undefined) {
+        throw new SeedDataError(`${source}: ${at}/memo${wrongMemo.pointer} ${wrongMemo.detail}`);
       }
       try {
         const { session: started } = startSession(services, provisioned.workspace, apiKey, session.start);

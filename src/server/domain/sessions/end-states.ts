@@ -28,6 +28,31 @@ export type EndChange =
   | { state: 'failed'; error?: { error_code: string; error_message: string } }
   | { state: 'cancelled'; reason?: string | null };
 
+const memoMembers = ['verdict', 'confidence_0_100', 'conditions', 'dissent'];
+
+/**
+ * What is wrong with a memo asked for, if anything: a `verdict` is any non-empty statement (the
+ * contract's `Memo.verdict` is free text), and the other members are the contract's `Memo`'s, checked
+ * against its schema. `pointer` is relative to the memo.
+ */
+export function memoProblem(
+  services: Services,
+  memo: Record<string, unknown>,
+): { pointer: string; detail: string } | undefined {
+  if (typeof memo.verdict !== 'string' || memo.verdict.trim() === '') {
+    return { pointer: '/verdict', detail: 'must be a non-empty string: the verdict of the memo' };
+  }
+  const stray = Object.keys(memo).find((key) => !memoMembers.includes(key));
+  if (stray !== undefined) {
+    return { pointer: `/${stray}`, detail: `is not a member of the memo (${memoMembers.join(', ')})` };
+  }
+  const whole = { confidence_0_100: 50, conditions: [], dissent: [], ...memo };
+  const [first] = services.validator.validate('#/components/schemas/Memo', whole).errors;
+  return first === undefined
+    ? undefined
+    : { pointer: first.instancePath, detail: `${first.message ?? 'is invalid'} (schema Memo)` };
+}
+
 /** Moves the session; a move its lifecycle does not allow is a `409`, an unknown session a `404`. */
 export function endSession(services: Services, id: string, change: EndChange): { id: string; status: string } {
   const row = services.store.sessions.getAny(id);

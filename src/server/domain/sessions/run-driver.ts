@@ -179,6 +179,10 @@ export function runDriver(services: Services, changes: SessionChanges, onError: 
     },
     resumeAll() {
       for (const row of store.sessions.withRuns()) {
+        // A run begun since the store was opened (a seeded session) is already driven.
+        if (live.has(row.id)) {
+          continue;
+        }
         const state = row.run as RunState;
         if (!isActive(row.session.status)) {
           store.sessions.setRun(row.id, null, null);
