@@ -16,6 +16,7 @@ const templates = {
   BOARDKIT_CONFIG_TEST_CONTROL_CLOCK: () =>
     "the test control needs the server's scaled clock; start it without a clock of your own",
   BOARDKIT_CONFIG_FORWARD_URL: (reason: string) => `--forward-webhooks: ${reason}`,
+  BOARDKIT_CONFIG_SEED: (source: string, problem: string) => `${source}: ${problem}`,
   BOARDKIT_CONFIG_FORWARD_NOT_LOOPBACK: (host: string, address: string) =>
     `--forward-webhooks: ${host} is ${address}; forwarding goes to a loopback address only`,
   BOARDKIT_CONFIG_LEGACY_WEBHOOK_URL_NOT_ABSOLUTE: (url: string) =>

@@ -13,7 +13,7 @@ import type { Tier } from '../../store/workspaces.js';
 import { provisionKey, type ProvisionedKey } from '../provisioning.js';
 import { endSession, memoProblem, type EndChange } from '../sessions/end-states.js';
 import { startSession } from '../sessions/start.js';
-import { SeedDataError, type SeedData, type SeedSession } from './file.js';
+import { seedRefused, type SeedData, type SeedSession } from './file.js';
 
 export interface SeedDefaults {
   tier: Tier;
@@ -35,14 +35,14 @@ function endOf(seeded: SeedSession): EndChange | undefined {
 }
 
 /** Why a seeded session could not be started or moved, named by the member of the seed it came from. */
-function refusal(error: unknown, at: string, source: string): SeedDataError {
+function refusal(error: unknown, at: string, source: string): Error {
   if (error instanceof BoardInputError) {
-    return new SeedDataError(`${source}: ${at}/start${error.pointer} ${error.message}`);
+    return seedRefused(source, `${at}/start${error.pointer} ${error.message}`);
   }
   if (error instanceof ProblemError) {
-    return new SeedDataError(`${source}: ${at} ${error.message}`);
+    return seedRefused(source, `${at} ${error.message}`);
   }
-  return new SeedDataError(`${source}: ${at} ${error instanceof Error ? error.message : String(error)}`);
+  return seedRefused(source, `${at} ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /** Loads `seed`; returns the first key of each workspace with the workspace it opens. */
@@ -77,13 +77,14 @@ export function applySeed(
       const checked = validator.validate('#/components/schemas/StartSessionRequest', session.start);
       const [wrong] = checked.errors;
       if (!checked.valid && wrong !== undefined) {
-        throw new SeedDataError(
-          `${source}: ${at}/start${wrong.instancePath} ${wrong.message ?? 'is invalid'} (StartSessionRequest)`,
+        throw seedRefused(
+          source,
+          `${at}/start${wrong.instancePath} ${wrong.message ?? 'is invalid'} (StartSessionRequest)`,
         );
       }
       const wrongMemo = session.memo === undefined ? undefined : memoProblem(services, session.memo);
       if (wrongMemo !== undefined) {
-        throw new SeedDataError(`${source}: ${at}/memo${wrongMemo.pointer} ${wrongMemo.detail}`);
+        throw seedRefused(source, `${at}/memo${wrongMemo.pointer} ${wrongMemo.detail}`);
       }
       try {
         const { session: started } = startSession(services, provisioned.workspace, apiKey, session.start);

@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { packageRoot } from '../../../contract/paths.js';
 import type { StartSessionRequest } from '../../../board/types.js';
 import type { Tier } from '../../store/workspaces.js';
+import { internalError } from '../../core/internal-errors.js';
 import type { ChosenMemo } from '../sessions/end-states.js';
 
 /** Where the schema of a seed file lives in the package. */
@@ -35,10 +36,8 @@ export interface SeedData {
   workspaces: SeedWorkspace[];
 }
 
-/** A seed file (or object) that cannot be loaded; the message names the source and the member. */
-export class SeedDataError extends Error {
-  override readonly name = 'SeedDataError';
-}
+/** A seed file (or object) that cannot be loaded: the message names the source and the member. */
+export const seedRefused = (source: string, problem: string) => internalError('BOARDKIT_CONFIG_SEED', source, problem);
 
 let check: ReturnType<Ajv2020['compile']> | undefined;
 
@@ -71,7 +70,7 @@ export function checkSeedData(value: unknown, source: string): SeedData {
     // The innermost error comes first: the one that says what is wrong, not which branch failed.
     const error = (check.errors ?? []).find((each) => each.keyword !== 'if' && each.keyword !== 'allOf');
     if (error !== undefined) {
-      throw new SeedDataError(`${source}: ${where(error)} ${explain(error)} (schemas/seed.schema.json)`);
+      throw seedRefused(source, `${where(error)} ${explain(error)} (schemas/seed.schema.json)`);
     }
   }
   return value as SeedData;
@@ -83,8 +82,9 @@ export function readSeedFile(file: string): SeedData {
   try {
     parsed = parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new SeedDataError(
-      `seed file ${file}: ${error instanceof Error && 'code' in error && error.code === 'ENOENT' ? 'no such file' : `not JSON or YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`}`,
+    throw seedRefused(
+      `seed file ${file}`,
+      `${error instanceof Error && 'code' in error && error.code === 'ENOENT' ? 'no such file' : `not JSON or YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`}`,
     );
   }
   return checkSeedData(parsed, `seed file ${file}`);
