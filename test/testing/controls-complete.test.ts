@@ -87,6 +87,17 @@ describe('a session completed with a chosen verdict', () => {
     await expect(server.control.completeSession(id, { verdict: 'Again.' })).rejects.toThrow(/409/);
   });
 
+  test('a run its markers would fail completes all the same, with the chosen verdict', async () => {
+    const id = await startSession('Cut prices [simulate:upstream_error]');
+    await server.control.completeSession(id, { verdict: 'Keep the prices.' });
+    const session = await json<{ status: string; error?: unknown; memo: { verdict: string } }>(`/v1/sessions/${id}`);
+    expect(session).toMatchObject({ status: 'complete', memo: { verdict: 'Keep the prices.' } });
+    const events = await (await api(`/v1/sessions/${id}/events`)).text();
+    expect(events).not.toMatch(/^event: session\.failed$/m);
+    expect(events).toMatch(/^event: session\.complete$/m);
+    expect(server.violations()).toEqual([]);
+  });
+
   test('a missing or malformed memo is refused with a problem naming the member', async () => {
     const id = await startSession();
     const put = (body: unknown) =>

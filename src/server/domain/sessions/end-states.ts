@@ -30,6 +30,9 @@ export type EndChange =
 
 const memoMembers = ['verdict', 'confidence_0_100', 'conditions', 'dissent'];
 
+/** What a memo holds besides its verdict when the board wrote none (its run was to fail): an even call. */
+const undecided = { confidence_0_100: 50, conditions: [], dissent: [] };
+
 /**
  * What is wrong with a memo asked for, if anything: a `verdict` is any non-empty statement (the
  * contract's `Memo.verdict` is free text), and the other members are the contract's `Memo`'s, checked
@@ -46,7 +49,7 @@ export function memoProblem(
   if (stray !== undefined) {
     return { pointer: `/${stray}`, detail: `is not a member of the memo (${memoMembers.join(', ')})` };
   }
-  const whole = { confidence_0_100: 50, conditions: [], dissent: [], ...memo };
+  const whole = { ...undecided, ...memo };
   const [first] = services.validator.validate('#/components/schemas/Memo', whole).errors;
   return first === undefined
     ? undefined
@@ -74,7 +77,7 @@ export function endSession(services: Services, id: string, change: EndChange): {
 function complete(services: Services, row: SessionRow, memo: ChosenMemo): void {
   transition(row.session.status === 'created' ? 'running' : row.session.status, 'complete', 'completed');
   const decide = (end: RunEnd) => {
-    const decided = end.kind === 'decided' ? end.memo : { confidence_0_100: 50, conditions: [], dissent: [] };
+    const decided = end.kind === 'decided' ? end.memo : undecided;
     const chosen: Memo = { ...decided, ...memo };
     const synthesis =
       end.kind === 'decided' && chosen.verdict === end.memo.verdict
