@@ -96,6 +96,8 @@ export const coverageMap: Record<CoverageKind, Readonly<Record<string, readonly 
     'rate-limited': ['RATE-001'],
     'internal-error': ['CONT-006'],
     'request-timeout': ['PROB-001'],
+    // Designed and optional: a service may answer it while unavailable, which a conforming run never meets.
+    'service-unavailable': ['CONT-006'],
   },
   webhookEvents: {
     'session.created': ['SEVT-001'],
@@ -127,14 +129,15 @@ export const coverageMap: Record<CoverageKind, Readonly<Record<string, readonly 
 export const alternativeKinds: readonly ItemKind[] = ['webhookEnvelopes'];
 
 /**
- * Documented items a conforming target never produces for a valid run: no 5xx (CONT-006), and no
- * `request-timeout`, which only a client too slow to send its request meets.
+ * Documented items a conforming target never produces for a valid run: no 5xx (CONT-006: neither a fault
+ * nor an unavailable service), and no `request-timeout`, which only a client too slow to send its request
+ * meets.
  */
 export const notExpectedInAConformingRun: Record<ItemKind, readonly string[]> = {
   startRequestVariants: [],
   startResponseVariants: [],
   webhookEnvelopes: [],
-  problemTypes: ['internal-error', 'request-timeout'],
+  problemTypes: ['internal-error', 'request-timeout', 'service-unavailable'],
   webhookEvents: [],
   streamEvents: [],
 };

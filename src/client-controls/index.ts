@@ -7,6 +7,7 @@
  * @module
  */
 import type { FastifyInstance } from 'fastify';
+import type { DataReset } from '../server/domain/data-reset.js';
 import type { Services } from '../server/ports/services.js';
 import { registerJournalAndFaults } from './hooks.js';
 import { requestJournal } from './journal.js';
@@ -20,14 +21,17 @@ export interface ClientControls {
   register(app: FastifyInstance): void;
 }
 
-/** `services` is read once requests arrive (the services are built after this). */
-export function createClientControls(services: () => Services): ClientControls {
+/**
+ * `services` is read once requests arrive (the services are built after this), `resetData` once a data
+ * reset is asked for (the snapshot of the start is taken once the start's data is in).
+ */
+export function createClientControls(services: () => Services, resetData: () => DataReset): ClientControls {
   const journal = requestJournal();
   const faults = nextFaults();
   return {
     register(app) {
       registerJournalAndFaults(app, services, journal, faults);
-      registerClientControlRoutes(app, services, journal, faults);
+      registerClientControlRoutes(app, { services, resetData, journal, faults });
     },
   };
 }

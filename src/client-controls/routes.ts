@@ -8,11 +8,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalid, objectBody, registerControlRoutes } from '../control-plane/routes.js';
 import { isoAt, isScaledClock } from '../server/core/clock.js';
 import { ProblemError } from '../server/core/problems.js';
+import type { DataReset } from '../server/domain/data-reset.js';
 import type { Services } from '../server/ports/services.js';
 import { clientControlsPath as root } from './hooks.js';
 import type { Journal } from './journal.js';
 import type { NextFaults } from './next-faults.js';
-import { controlledStates, moveSession, type ControlledState } from './session-state.js';
+import {
+  endSession,
+  endStates,
+  memoProblem,
+  type ChosenMemo,
+  type EndChange,
+  type EndState,
+} from '../server/domain/sessions/end-states.js';
 
 function journalFilter(request: FastifyRequest): { operation?: string; since?: number } {
   const query = request.query as Record<string, string | undefined>;
@@ -60,28 +68,44 @@ function queuedFault(services: Services, body: Record<string, unknown>) {
   return { operation, remaining: count, status: status ?? null, delay_ms: delay, drop };
 }
 
-function stateChange(body: Record<string, unknown>) {
-  const { state, error_code: code, error_message: message, reason } = body;
-  if (!controlledStates.includes(state as ControlledState)) {
-    throw invalid('#/body/state', `must be one of ${controlledStates.join(', ')}`);
+function stateChange(services: Services, body: Record<string, unknown>): EndChange {
+  const { state, error_code: code, error_message: message, reason, ...memo } = body;
+  if (!endStates.includes(state as EndState)) {
+    throw invalid('#/body/state', `must be one of ${endStates.join(', ')}`);
+  }
+  if (state === 'complete') {
+    return { state, memo: chosenMemo(services, memo) };
   }
   if ((code !== undefined && typeof code !== 'string') || (message !== undefined && typeof message !== 'string')) {
     throw invalid('#/body', 'error_code and error_message must be strings');
   }
-  return {
-    state: state as ControlledState,
-    ...(code === undefined && message === undefined
-      ? {}
-      : { error: { error_code: code ?? 'upstream_error', error_message: message ?? 'The run failed.' } }),
-    ...(typeof reason === 'string' ? { reason } : {}),
-  };
+  if (state === 'failed') {
+    return code === undefined && message === undefined
+      ? { state }
+      : { state, error: { error_code: code ?? 'upstream_error', error_message: message ?? 'The run failed.' } };
+  }
+  return { state: 'cancelled', ...(typeof reason === 'string' ? { reason } : {}) };
+}
+
+/** The memo of a completion, checked by the domain; what is wrong is named under the body. */
+function chosenMemo(services: Services, memo: Record<string, unknown>): ChosenMemo {
+  const wrong = memoProblem(services, memo);
+  if (wrong !== undefined) {
+    throw invalid(`#/body${wrong.pointer}`, wrong.detail);
+  }
+  return memo as ChosenMemo;
+}
+
+export interface ClientControlState {
+  services: () => Services;
+  resetData: () => DataReset;
+  journal: Journal;
+  faults: NextFaults;
 }
 
 export function registerClientControlRoutes(
   app: FastifyInstance,
-  services: () => Services,
-  journal: Journal,
-  faults: NextFaults,
+  { services, resetData, journal, faults }: ClientControlState,
 ): void {
   const clockState = () => ({ now: isoAt(services().clock.now()) });
   registerControlRoutes(app, {
@@ -97,7 +121,7 @@ export function registerClientControlRoutes(
     [`${root}/sessions/:id/state`]: {
       PUT: {
         handle: (request) =>
-          moveSession(services(), (request.params as { id: string }).id, stateChange(objectBody(request))),
+          endSession(services(), (request.params as { id: string }).id, stateChange(services(), objectBody(request))),
       },
     },
     [`${root}/clock`]: {
@@ -119,7 +143,17 @@ export function registerClientControlRoutes(
     },
     [`${root}/reset`]: {
       POST: {
-        handle: () => ({ journal_cleared: journal.clear(), faults_cleared: faults.clear() }),
+        async handle(request) {
+          const { data = false } = objectBody(request, {});
+          if (typeof data !== 'boolean') {
+            throw invalid('#/body/data', 'must be a boolean');
+          }
+          const cleared = { journal_cleared: journal.clear(), faults_cleared: faults.clear() };
+          if (data) {
+            await resetData()();
+          }
+          return { ...cleared, data_reset: data };
+        },
       },
     },
   });

@@ -44,7 +44,7 @@ export function registerControlRoutes(
         method,
         url,
         config: outsideContract,
-        handler: async (request, reply) => reply.code(status).send(handle(request)),
+        handler: async (request, reply) => reply.code(status).send(await handle(request)),
       });
     }
     const allow = Object.keys(methods);

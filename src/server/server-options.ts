@@ -12,6 +12,7 @@ import type { SqliteDatabase } from './ports/store.js';
 import type { ForwardSetting } from './domain/forward-webhooks.js';
 import type { LegacyWebhook, LegacyWebhookSetting } from './domain/legacy-webhooks.js';
 import type { ProvisionedKey } from './domain/provisioning.js';
+import type { SeedData } from './domain/seed-data/file.js';
 
 export interface ServerOptions {
   /** A database file, `:memory:`, or an open better-sqlite3 database. Default `:memory:`. */
@@ -19,6 +20,11 @@ export interface ServerOptions {
   host?: string;
   /** `0` picks a free port. */
   port?: number;
+  /**
+   * Seed data loaded at start (docs/testing.md "Seed data"): a JSON or YAML file, or its content, checked
+   * against `schemas/seed.schema.json`. Workspaces with their keys, tier and credits, and sessions in a state.
+   */
+  seed?: string | SeedData;
   /** Keys to provision, each in its own workspace. */
   apiKeys?: readonly string[];
   tier?: Tier;
@@ -72,6 +78,8 @@ export interface RunningServer {
   baseUrl: string;
   /** The keys provisioned by this start (a fresh store without keys gets one new test key). */
   provisioned: ProvisionedKey[];
+  /** The first key of each workspace of the seed data, with its workspace. */
+  seeded: ProvisionedKey[];
   /** The legacy webhook URLs this start configured, with their secrets. */
   legacyWebhooks: LegacyWebhook[];
   /** Where every event is forwarded, and the secret its deliveries are signed with. */

@@ -16,10 +16,13 @@ import type { Store } from './ports/store.js';
 import { cursorCodec } from './core/pagination.js';
 import { problemCatalogue } from './core/problems.js';
 import { apiVersions } from './domain/api-version.js';
+import { dataReset, type DataReset } from './domain/data-reset.js';
 import { checkForwardUrl } from './domain/forward-webhooks.js';
 import { connectDemoTools } from './domain/integrations.js';
 import { configureLegacyWebhooks } from './domain/legacy-webhooks.js';
-import { provisionKeys } from './domain/provisioning.js';
+import { provisionKeys, type ProvisionedKey } from './domain/provisioning.js';
+import { applySeed } from './domain/seed-data/apply.js';
+import { checkSeedData, readSeedFile } from './domain/seed-data/file.js';
 import { rateLimiter } from './domain/rate-limit.js';
 import { sessionChanges } from './domain/sessions/changes.js';
 import { outcomeGeneration } from './domain/sessions/outcome-generation.js';
@@ -32,6 +35,8 @@ import type { RunningServer, ServerOptions } from './server-options.js';
 import { flooredScaledClock } from './store/clock-floor.js';
 import { createStore } from './store/index.js';
 import { memoryWindows } from './store/rate-limit-windows.js';
+import type { Workspace } from './ports/records.js';
+import { snapshotStore } from './store/snapshot.js';
 import { internalError } from './core/internal-errors.js';
 
 export type { RetryScheduleName } from '../webhooks/retry.js';
@@ -40,6 +45,13 @@ export type { RunningServer, ServerOptions } from './server-options.js';
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const document = loadContract();
+  // Read and checked before anything starts: a seed file that does not fit leaves nothing behind.
+  const seed =
+    options.seed === undefined
+      ? undefined
+      : typeof options.seed === 'string'
+        ? readSeedFile(options.seed)
+        : checkSeedData(options.seed, 'seed');
   // Checked before anything starts: a refused URL leaves nothing behind.
   const forwarding = options.forwardWebhooks === undefined ? undefined : await checkForwardUrl(options.forwardWebhooks);
   const store = createStore(options.db ?? ':memory:', { keptSessions: options.keptSessions });
@@ -66,7 +78,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           () => keys,
         )
       : undefined;
-  const clientControls = options.clientControls === true ? await startClientControls(() => services) : undefined;
+  let resetData: DataReset | undefined;
+  const clientControls =
+    options.clientControls === true
+      ? await startClientControls(
+          () => services,
+          () => resetData ?? missingSnapshot(),
+        )
+      : undefined;
   const services = createServices(
     document,
     store,
@@ -77,13 +96,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     testControl?.postDelivery,
     options.wallClock,
   );
-  const provisioned = provisionKeys(store, options.apiKeys ?? [], {
-    tier: options.tier ?? 'ultra',
-    ...(options.startingCredits === undefined ? {} : { startingCredits: options.startingCredits }),
-    apiVersion: services.versions.current,
-    now: clock.now(),
-    onWorkspaceCreated: (workspace) => connectDemoTools(document, store, workspace.id, clock.now()),
-  });
+  const onWorkspaceCreated = (workspace: Workspace): void =>
+    connectDemoTools(document, store, workspace.id, clock.now());
+  // With seed data, its keys are the way in: no test key is made up for an empty store.
+  const provisioned =
+    seed !== undefined && (options.apiKeys ?? []).length === 0
+      ? []
+      : provisionKeys(store, options.apiKeys ?? [], {
+          tier: options.tier ?? 'ultra',
+          ...(options.startingCredits === undefined ? {} : { startingCredits: options.startingCredits }),
+          apiVersion: services.versions.current,
+          now: clock.now(),
+          onWorkspaceCreated,
+        });
   const legacyWebhooks = configureLegacyWebhooks(
     store,
     services.webhooks.outbox,
@@ -116,6 +141,33 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // Seeded sessions are started once the server knows its address, which their records and events carry.
+  let seeded: ProvisionedKey[];
+  try {
+    seeded =
+      seed === undefined
+        ? []
+        : applySeed(
+            services,
+            seed,
+            {
+              tier: options.tier ?? 'ultra',
+              ...(options.startingCredits === undefined ? {} : { credits: options.startingCredits }),
+              onWorkspaceCreated,
+            },
+            typeof options.seed === 'string' ? `seed file ${options.seed}` : 'seed',
+          );
+  } catch (error) {
+    await app.close();
+    services.runs.stopAll();
+    stopClock();
+    store.close();
+    throw error;
+  }
+  // What a data reset of the client controls returns to: the start's keys, webhooks and seed data.
+  if (clientControls !== undefined) {
+    resetData = dataReset(services, snapshotStore(store.db));
+  }
   // Work recorded before a restart carries on: runs publish their pending steps when due, outcomes
   // still being written become ready, and due webhook deliveries are attempted.
   services.store.idempotency.purgeExpired(clock.now());
@@ -128,6 +180,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   return {
     baseUrl,
     provisioned,
+    seeded,
     legacyWebhooks,
     forwarding,
     services,
@@ -166,10 +219,14 @@ async function startTestControl(
 }
 
 /** The controls for client teams, loaded only when asked for, like the test control. */
-async function startClientControls(services: () => Services): Promise<ClientControls> {
+async function startClientControls(services: () => Services, resetData: () => DataReset): Promise<ClientControls> {
   const { createClientControls } = await import('../client-controls/index.js');
-  return createClientControls(services);
+  return createClientControls(services, resetData);
 }
+
+const missingSnapshot = (): never => {
+  throw internalError('BOARDKIT_CONTROLS_NO_SNAPSHOT');
+};
 
 /**
  * The app's seams for the planes started: the client controls add only routes and hooks (registered

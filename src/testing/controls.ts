@@ -51,6 +51,26 @@ export interface QueuedFault {
 
 export type ControlledSessionState = 'failed' | 'cancelled';
 
+/** The decision memo a session completes with: the verdict, and any other member to set (contract `Memo`). */
+export interface CompletionMemo {
+  verdict: string;
+  /** 0 to 100; the board's own figure when not given. */
+  confidence?: number;
+  /** Conditions under which the verdict holds; the board's own when not given. */
+  conditions?: string[];
+  /** One entry per dissenting Synth; the board's own when not given. */
+  dissent?: Array<{ synth: string; position: string }>;
+}
+
+export interface ResetOptions {
+  /**
+   * Also drop every record made since the server started (sessions, messages, shares, webhook
+   * subscriptions and deliveries, idempotency records, credit movements), back to what it started with:
+   * its provisioned keys and its seed data.
+   */
+  data?: boolean;
+}
+
 export interface SessionStateOptions {
   /** For `failed`: the recorded `SessionError`. */
   error?: { code: string; message: string };
@@ -65,10 +85,15 @@ export interface ServerControl {
   faults(): Promise<QueuedFault[]>;
   clearFaults(): Promise<void>;
   setSessionState(id: string, state: ControlledSessionState, options?: SessionStateOptions): Promise<void>;
+  /**
+   * Completes a session's run at once with this memo: the rest of its board is published, then the memo,
+   * the final summary, the outcomes and `session.complete`, as a run that ends by itself does.
+   */
+  completeSession(id: string, memo: CompletionMemo): Promise<void>;
   /** Moves the server clock forward; returns its new time. */
   advanceClock(ms: number): Promise<string>;
-  /** Empties the journal and the queued faults. */
-  reset(): Promise<void>;
+  /** Empties the journal and the queued faults; with `data`, also brings the data back to its start. */
+  reset(options?: ResetOptions): Promise<void>;
 }
 
 /** The path of the plane's version this client speaks. */
@@ -158,7 +183,16 @@ export function serverControl(baseUrl: string): ServerControl {
         ...(options.reason === undefined ? {} : { reason: options.reason }),
       });
     },
+    async completeSession(id, memo) {
+      await call('PUT', `/sessions/${encodeURIComponent(id)}/state`, {
+        state: 'complete',
+        verdict: memo.verdict,
+        ...(memo.confidence === undefined ? {} : { confidence_0_100: memo.confidence }),
+        ...(memo.conditions === undefined ? {} : { conditions: memo.conditions }),
+        ...(memo.dissent === undefined ? {} : { dissent: memo.dissent }),
+      });
+    },
     advanceClock: async (ms) => String((await call('POST', '/clock', { advance_ms: ms })).now),
-    reset: async () => void (await call('POST', '/reset', {})),
+    reset: async (options = {}) => void (await call('POST', '/reset', options.data === true ? { data: true } : {})),
   };
 }

@@ -4,14 +4,16 @@
  * importing `boardkit` stays light.
  * @module
  */
-export { startServer, type TestServer, type TestServerOptions } from './server.js';
+export { startServer, type SeedData, type TestServer, type TestServerOptions } from './server.js';
 export { serverControl } from './controls.js';
 export type {
+  CompletionMemo,
   ControlledSessionState,
   FaultOptions,
   JournalEntry,
   JournalFilter,
   QueuedFault,
+  ResetOptions,
   ServerControl,
   SessionStateOptions,
 } from './controls.js';

@@ -7,12 +7,39 @@
 import type { components } from '../generated/openapi.js';
 import type { EnvelopeForm } from '../webhooks/events.js';
 import type { RetryScheduleName } from '../webhooks/retry.js';
+import type { SeedData as ServerSeed } from '../server/domain/seed-data/file.js';
 import { serverControl, type ServerControl } from './controls.js';
 
 // The public types name nothing of the server's own modules, so a user's compiler reads no declaration
 // of Fastify or SQLite through them.
 export type { EnvelopeForm, RetryScheduleName };
 export type Tier = components['schemas']['Credits']['tier'];
+
+/**
+ * Seed data (docs/testing.md "Seed data"; JSON Schema `schemas/seed.schema.json` of the package):
+ * workspaces with their keys, tier and credits, and sessions started and moved to a state.
+ */
+export interface SeedData {
+  workspaces: Array<{
+    /** The workspace's keys (`sk_test_…`); its sessions are started with the first. */
+    api_keys: string[];
+    tier?: Tier;
+    /** The balance the pool starts with, before its sessions are charged. */
+    credits?: number;
+    sessions?: Array<{
+      /** The body of `POST /v1/sessions`. */
+      start: components['schemas']['StartSessionRequest'];
+      /** `running` (the default) leaves the run going. */
+      state?: 'running' | 'complete' | 'failed' | 'cancelled';
+      /** For `complete`: the verdict and any other member of the memo. */
+      memo?: { verdict: string } & Partial<components['schemas']['Memo']>;
+      /** For `failed`. */
+      error?: components['schemas']['SessionError'];
+      /** For `cancelled`. */
+      reason?: string;
+    }>;
+  }>;
+}
 
 /** A response the server sent that broke the contract. */
 export interface ResponseViolation {
@@ -31,7 +58,8 @@ export interface TestServerOptions {
   db?: string;
   /**
    * Keys to provision, each in its own workspace. By default two new test keys: the first for the
-   * workspace under test, the second for another workspace (what isolation checks need).
+   * workspace under test, the second for another workspace (what isolation checks need); none when
+   * `seed` is given.
    */
   apiKeys?: readonly string[];
   /** The tier of the provisioned workspaces (`ultra` by default, as `boardkit serve --tier`). */
@@ -61,6 +89,11 @@ export interface TestServerOptions {
    * `control`: the request journal, faults for the next requests, session states, the clock, a reset.
    */
   controls?: boolean;
+  /**
+   * Data to load at start, as `boardkit serve --seed`: a JSON or YAML file, or its content. A seed that
+   * does not fit its schema rejects the start with the member that is wrong.
+   */
+  seed?: string | SeedData;
   /** Check every response against the contract; a violation is kept in `violations()`. On by default. */
   validateResponses?: boolean;
   /** Errors of background work (a failed webhook attempt is not one); dropped by default. */
@@ -70,7 +103,10 @@ export interface TestServerOptions {
 export interface TestServer {
   /** `{base_url}`: `${baseUrl}/v1/sessions` is the sessions collection. */
   readonly baseUrl: string;
-  /** The provisioned keys, in order: `apiKeys[0]` for the workspace under test. */
+  /**
+   * The provisioned keys, in order: `apiKeys[0]` for the workspace under test; then the first key of each
+   * workspace of the seed data.
+   */
   readonly apiKeys: readonly string[];
   /**
    * The client-team controls, over HTTP to `/_controls/v1`; each call fails unless the server was started
@@ -89,7 +125,8 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     import('../server/server.js'),
     import('../server/store/api-keys.js'),
   ]);
-  const apiKeys = options.apiKeys ?? [generateSecret('test'), generateSecret('test')];
+  const apiKeys =
+    options.apiKeys ?? (options.seed === undefined ? [generateSecret('test'), generateSecret('test')] : []);
   const server = await startReferenceServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -104,13 +141,14 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     allowPrivateWebhookUrls: options.allowPrivateWebhookUrls ?? false,
     testControl: options.testControl ?? false,
     clientControls: options.controls ?? false,
+    ...(options.seed === undefined ? {} : { seed: options.seed as ServerSeed }),
     validateResponses: options.validateResponses ?? true,
     onError: options.onError ?? (() => undefined),
   });
   let closing: Promise<void> | undefined;
   return {
     baseUrl: server.baseUrl,
-    apiKeys: [...apiKeys],
+    apiKeys: [...apiKeys, ...server.seeded.map((key) => key.secret)],
     control: serverControl(server.baseUrl),
     violations: () => [...server.violations],
     close: () => (closing ??= server.close()),

@@ -174,6 +174,29 @@ describe('boardkit serve', () => {
     await plain.stop();
   });
 
+  test('--seed loads the example seed file: its keys open their workspaces, its sessions are in their states', async () => {
+    const server = await serve(
+      '--db',
+      ':memory:',
+      '--seed',
+      join(packageRoot, 'examples', 'seed.yaml'),
+      '--client-controls',
+    );
+    expect(server.output).toContain('Seed data from');
+    expect(server.output).toContain('3 workspace(s), tiers ultra, pro, enterprise');
+    // No test key is made up: the seed's keys are the way in.
+    expect(server.output).not.toContain('Created a workspace');
+    const listed = (await (
+      await fetch(`${server.baseUrl}/v1/sessions`, { headers: { authorization: 'Bearer sk_test_frontendTeamKey0001' } })
+    ).json()) as { items: Array<{ status: string }> };
+    expect(listed.items.map((session) => session.status)).toEqual(
+      expect.arrayContaining(['complete', 'failed', 'cancelled']),
+    );
+    await serverControl(server.baseUrl).reset({ data: true });
+    expect(await status(`${server.baseUrl}/v1/sessions`, 'sk_test_frontendTeamKey0001')).toBe(200);
+    await server.stop();
+  });
+
   test('--credits sets the starting balance of each provisioned workspace, so a 402 can be reached by hand', async () => {
     const key = 'sk_test_servetest00000000000004';
     const server = await serve('--db', ':memory:', '--api-key', key, '--credits', '30');

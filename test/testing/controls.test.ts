@@ -65,6 +65,17 @@ describe('client-team controls', () => {
     expect((await server.control.journal({ operation: 'getHealth' })).at(-1)?.status).toBe(0);
   });
 
+  test('a queued 503 answers with the designed service-unavailable problem and Retry-After', async () => {
+    await server.control.failNext('listSessions', { status: 503 });
+    const unavailable = await api('/v1/sessions');
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.headers.get('retry-after')).toBe('1');
+    const problem = (await unavailable.json()) as { type: string; title: string; status: number };
+    expect(problem).toMatchObject({ title: 'Service unavailable', status: 503 });
+    expect(problem.type).toMatch(/\/service-unavailable$/);
+    expect((await api('/v1/sessions')).status).toBe(200);
+  });
+
   test('bad fault requests are refused with a problem', async () => {
     await expect(server.control.failNext('noSuchOperation', { status: 500 })).rejects.toThrow(/400/);
     await expect(server.control.failNext('getHealth', { status: 299 })).rejects.toThrow(/400/);

@@ -28,6 +28,7 @@ interface ServeOptions {
   webhookEnvelope: EnvelopeForm;
   testControl: boolean;
   clientControls: boolean;
+  seed?: string;
   legacyWebhook: string[];
   forwardWebhooks?: string;
   forwardSecret?: string;
@@ -140,8 +141,12 @@ export function serveCommand(): Command {
     )
     .option(
       '--client-controls',
-      'serve the controls for client teams under /_controls/v1 (request journal, queued faults, session states)',
+      'serve the controls for client teams under /_controls/v1 (request journal, queued faults, session states, clock, reset)',
       false,
+    )
+    .option(
+      '--seed <file>',
+      'load workspaces (keys, tier, credits) and sessions in a state from a JSON or YAML file at start (schema: schemas/seed.schema.json; docs/testing.md "Seed data")',
     )
     .option(
       '--legacy-webhook <[key=]url>',
@@ -173,6 +178,7 @@ export function serveCommand(): Command {
         webhookEnvelope: options.webhookEnvelope,
         testControl: options.testControl,
         clientControls: options.clientControls,
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
         legacyWebhooks: parseLegacyWebhookFlags(options.legacyWebhook, options.apiKey),
         ...(options.forwardWebhooks === undefined
           ? {}
@@ -198,6 +204,11 @@ export function serveCommand(): Command {
             `Created a workspace (tier ${key.workspace.tier}, ${options.credits} credits) with the test key: ${key.secret}`,
           );
         }
+      }
+      if (options.seed !== undefined) {
+        lines.push(
+          `Seed data from ${options.seed}: ${server.seeded.length} workspace(s), tiers ${server.seeded.map((key) => key.workspace.tier).join(', ')}`,
+        );
       }
       // A legacy webhook secret is shown when it is set, once; the store keeps it for later starts.
       for (const hook of server.legacyWebhooks) {

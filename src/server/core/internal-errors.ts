@@ -16,6 +16,7 @@ const templates = {
   BOARDKIT_CONFIG_TEST_CONTROL_CLOCK: () =>
     "the test control needs the server's scaled clock; start it without a clock of your own",
   BOARDKIT_CONFIG_FORWARD_URL: (reason: string) => `--forward-webhooks: ${reason}`,
+  BOARDKIT_CONFIG_SEED: (source: string, problem: string) => `${source}: ${problem}`,
   BOARDKIT_CONFIG_FORWARD_NOT_LOOPBACK: (host: string, address: string) =>
     `--forward-webhooks: ${host} is ${address}; forwarding goes to a loopback address only`,
   BOARDKIT_CONFIG_LEGACY_WEBHOOK_URL_NOT_ABSOLUTE: (url: string) =>
@@ -60,6 +61,7 @@ const templates = {
   BOARDKIT_PIPELINE_IDEMPOTENT_ASYNC: (operationId: string) =>
     `${operationId} takes an Idempotency-Key, so its handler must answer synchronously`,
   BOARDKIT_RUN_NOT_IN_PROGRESS: (sessionId: string) => `no run in progress for ${sessionId}`,
+  BOARDKIT_CONTROLS_NO_SNAPSHOT: () => "a data reset was asked for before the start's data was in",
   BOARDKIT_WEBHOOK_NO_OUTBOX_TARGET: (subscriptionId: string) =>
     `webhook subscription ${subscriptionId} has no outbox target`,
 } as const satisfies Record<`BOARDKIT_${string}`, (...values: never[]) => string>;

@@ -5,7 +5,7 @@
  * (docs/architecture.md): `core/`, `store/` and `domain/` implement them, and `server.ts` assembles them once.
  * @module
  */
-import type { RunInput } from '../../board/debate.js';
+import type { BoardStep, RunInput } from '../../board/debate.js';
 import type { BoardSummary } from '../../board/summary.js';
 import type { SendMessageRequest } from '../../board/types.js';
 import type { OpenApiDocument } from '../../contract/load.js';
@@ -77,6 +77,8 @@ export interface RateLimiter {
 /** Wakes long polls and open streams when a session changes. */
 export interface SessionChanges {
   notify(sessionId: string): void;
+  /** Wakes every waiter, of whatever session: the data under all of them changed (a data reset). */
+  notifyAll(): void;
   /**
    * Resolves at the next `notify` of the session, or when `signal` aborts. Take the promise before
    * reading the state it guards, so that a change between the read and the wait is not missed.
@@ -125,6 +127,12 @@ export interface RunDriver {
    * board is refused before, by the handler, as a conflict with the session's lineup (409, not the board's 400).
    */
   sendMessage(sessionId: string, message: SendMessageRequest): { round: number };
+  /**
+   * Publishes every step left of a run at once, its end (memo or failure) replaced by the decision
+   * `decide` makes of it: a session completed from a test reads as one whose run ran to its memo.
+   * `false` when no run is in progress.
+   */
+  finish(sessionId: string, decide: (end: RunEnd) => Extract<BoardStep, { kind: 'decided' }>): boolean;
   /** Rounds the run has completed so far. */
   completedRounds(sessionId: string): number;
   /** Stops a run and returns the summary as it stands; `undefined` when no run was in progress. */
@@ -134,6 +142,9 @@ export interface RunDriver {
   /** Drops the timers (on shutdown); the runs stay recorded and resume on the next start. */
   stopAll(): void;
 }
+
+/** The last step of a run: its memo, or the failure its markers asked for. */
+export type RunEnd = Extract<BoardStep, { kind: 'decided' | 'failed' }>;
 
 export interface OutcomeGeneration {
   /** Schedules the outcome to become ready at `dueAt`. */

@@ -11,6 +11,16 @@
 import type { SqliteDatabase } from '../ports/store.js';
 
 const shared = new WeakMap<SqliteDatabase, () => number>();
+/** Changes this server made under the store modules' feet (a snapshot put back), counted per database. */
+const forgotten = new WeakMap<SqliteDatabase, number>();
+
+/**
+ * Makes every cache of `db` forget what it holds, as a commit by another process does: for writes no
+ * store module made itself (src/server/store/snapshot.ts).
+ */
+export function forgetReads(db: SqliteDatabase): void {
+  forgotten.set(db, (forgotten.get(db) ?? 0) + 1);
+}
 
 /** The data version of `db` as last asked, asked again if the wall clock has moved on since. */
 export function dataVersion(db: SqliteDatabase): () => number {
@@ -25,7 +35,7 @@ export function dataVersion(db: SqliteDatabase): () => number {
         askedAt = now;
         version = pragma.get() as number;
       }
-      return version;
+      return version + (forgotten.get(db) ?? 0);
     };
     shared.set(db, read);
   }

@@ -12,6 +12,11 @@ export function sessionChanges(): SessionChanges {
   emitter.setMaxListeners(0);
   return {
     notify: (sessionId) => void emitter.emit(sessionId),
+    notifyAll() {
+      for (const name of emitter.eventNames()) {
+        emitter.emit(name);
+      }
+    },
     next(sessionId, signal) {
       return new Promise((resolve) => {
         if (signal.aborted) {

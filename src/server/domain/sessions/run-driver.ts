@@ -36,6 +36,10 @@ interface LiveRun {
   timer: ClockTimer | undefined;
 }
 
+const missing = (sessionId: string): never => {
+  throw internalError('BOARDKIT_RUN_NOT_IN_PROGRESS', sessionId);
+};
+
 export function runDriver(services: Services, changes: SessionChanges, onError: (error: unknown) => void): RunDriver {
   const { store, clock } = services;
   const live = new Map<string, LiveRun>();
@@ -133,6 +137,34 @@ export function runDriver(services: Services, changes: SessionChanges, onError: 
       return taken;
     },
     completedRounds: (sessionId) => live.get(sessionId)?.run.completedRounds ?? 0,
+    finish(sessionId, decide) {
+      const entry = live.get(sessionId);
+      if (entry === undefined) {
+        return false;
+      }
+      entry.timer?.cancel();
+      live.delete(sessionId);
+      store.transaction(() => {
+        let step = entry.pending;
+        if (step === undefined) {
+          publishRunBegun(services, store.sessions.getAny(sessionId) ?? missing(sessionId));
+          step = entry.run.nextStep();
+        }
+        // Every step still to come is published now, in order, as its timer would have; the run's own
+        // end (its memo, or a failure its markers asked for) becomes the decision the caller chose.
+        for (; step !== undefined; step = entry.run.nextStep()) {
+          const row = store.sessions.getAny(sessionId) ?? missing(sessionId);
+          const final = step.kind === 'decided' || step.kind === 'failed' ? decide(step) : step;
+          publishStep(services, row, final, entry.run.currentRound);
+          if (final.kind === 'decided') {
+            break;
+          }
+        }
+        store.sessions.setRun(sessionId, null, null);
+      });
+      changes.notify(sessionId);
+      return true;
+    },
     cancel(sessionId) {
       const entry = live.get(sessionId);
       if (entry === undefined) {
@@ -145,6 +177,10 @@ export function runDriver(services: Services, changes: SessionChanges, onError: 
     },
     resumeAll() {
       for (const row of store.sessions.withRuns()) {
+        // A run begun since the store was opened (a seeded session) is already driven.
+        if (live.has(row.id)) {
+          continue;
+        }
         const state = row.run as RunState;
         if (!isActive(row.session.status)) {
           store.sessions.setRun(row.id, null, null);

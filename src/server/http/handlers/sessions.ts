@@ -4,6 +4,7 @@
  * @module
  */
 import { isQuestionStart, planOf, resolveStart } from '../../../board/plan.js';
+import { startSession as beginSession } from '../../domain/sessions/start.js';
 import { isoAt, sleep } from '../../core/clock.js';
 import type { Handler } from '../../ports/handlers.js';
 import type { SessionAnswer, StoredSession } from '../../ports/records.js';
@@ -12,10 +13,9 @@ import { newId } from '../../core/ids.js';
 import { JsonText } from '../../core/json-text.js';
 import { defaultPageLimit, keysetAfter } from '../../core/pagination.js';
 import { notFound, ProblemError } from '../../core/problems.js';
-import { insufficientCredits, spend } from '../../domain/sessions/credits.js';
 import { assertDeletable, isActive } from '../../domain/sessions/lifecycle.js';
 import { reconcile } from '../../domain/sessions/publish.js';
-import { newSession, requireSession, sessionUrls, toResource } from '../../domain/sessions/resource.js';
+import { requireSession, sessionUrls, toResource } from '../../domain/sessions/resource.js';
 
 /** Metadata may hold at most 20 keys (schema `Metadata`, after Stripe). */
 const metadataKeyLimit = 20;
@@ -27,48 +27,8 @@ export const planSession: Handler<'planSession'> = ({ body }, { services, worksp
 
 export const startSession: Handler<'startSession'> = ({ body }, context) => {
   const { services, workspace, apiKey } = context;
-  const { store, clock, webhooks, runs } = services;
-  const start = resolveStart(body);
-  const id = newId('ses');
-  const now = clock.now();
-  const consult = start.sessionType === 'consult';
-  const session = store.transaction(() => {
-    // A consult is billed per turn, but the balance must cover the first turn (the estimate).
-    const balance = consult
-      ? store.credits.balance(workspace.id)
-      : spend(services, {
-          workspaceId: workspace.id,
-          amount: start.estimate.credits,
-          kind: 'charge',
-          sessionId: id,
-          description: `Board session "${start.title ?? start.question ?? id}": ${start.synths.length} Synths, ${start.rounds} rounds, ${start.modelClass}`,
-          what: 'This session',
-        });
-    if (consult && start.estimate.credits > balance) {
-      throw insufficientCredits(start.estimate.credits, balance, 'A consult turn');
-    }
-    const record = newSession({ id, start, keyHint: apiKey.hint, metadata: body.metadata ?? {}, now });
-    store.sessions.insert(workspace.id, record, planOf(start, balance), now, apiKey.id);
-    webhooks.emit(workspace, 'session.created', {
-      session_id: id,
-      session_type: record.session_type,
-      mode: record.mode,
-      synths: record.synths,
-      estimated_cost_credits: record.estimated_cost_credits,
-    });
-    if (!consult) {
-      runs.begin(id, {
-        seed: id,
-        mode: start.mode.slug,
-        synths: start.synths,
-        title: start.title,
-        context: start.context,
-        question: start.question,
-        rounds: start.rounds,
-      });
-    }
-    return record;
-  });
+  const { session } = beginSession(services, workspace, apiKey, body);
+  const { id } = session;
   const urls = sessionUrls(services.baseUrl(), id);
   const headers = { Location: `/v1/sessions/${id}` };
   if (isQuestionStart(body)) {
