@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { rateLimiter } from '../../src/server/domain/rate-limit.js';
-import { createStore } from '../../src/server/store/index.js';
+import { memoryWindows } from '../../src/server/store/rate-limit-windows.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -67,7 +67,7 @@ describe('the starts bucket', () => {
 });
 
 describe('quotas', () => {
-  const limiter = rateLimiter(loadContract(), createStore(':memory:').rateLimits);
+  const limiter = rateLimiter(loadContract(), memoryWindows());
 
   test('Ultra has the stated quotas', () => {
     expect(limiter.quota('starts', 'ultra')).toBe(60);

@@ -1,7 +1,8 @@
 /**
  * The client controls' reset over real HTTP: a plain reset empties the journal and the queued faults and
  * keeps the data; `reset({ data: true })` also drops every record made since the start (sessions,
- * webhook subscriptions, idempotency records, credit movements) and keeps what the start provisioned.
+ * webhook subscriptions, idempotency records, credit movements, rate-limit counts) and keeps what the
+ * start provisioned.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startServer, type TestServer } from '../../src/index.js';
@@ -65,6 +66,22 @@ test('a plain reset keeps the data; a data reset brings it back to the start', a
   const again = await makeData();
   expect(again).not.toBe(id);
   expect(server.violations()).toEqual([]);
+});
+
+test('a data reset gives back the rate-limit quotas spent on the data it drops', async () => {
+  const read = async (): Promise<{ remaining: number; quota: number }> => {
+    const { headers } = await api('/v1/sessions');
+    return {
+      remaining: Number(/;r=(\d+)/.exec(headers.get('ratelimit') ?? '')?.[1]),
+      quota: Number(/;q=(\d+)/.exec(headers.get('ratelimit-policy') ?? '')?.[1]),
+    };
+  };
+  const { quota } = await read();
+  await read();
+  expect((await read()).remaining).toBeLessThan(quota - 1);
+  await server.control.reset({ data: true });
+  // The read after the reset is the first the window counts.
+  expect(await read()).toEqual({ remaining: quota - 1, quota });
 });
 
 test('a reset with a data member that is not a boolean is refused with a problem', async () => {

@@ -12,12 +12,13 @@ export type DataReset = () => Promise<void>;
 
 export function dataReset(services: Services, start: StoreSnapshot): DataReset {
   return async () => {
-    const { runs, outcomes, webhooks, changes } = services;
+    const { runs, outcomes, webhooks, changes, rateLimits } = services;
     webhooks.dispatcher.stop();
     await webhooks.dispatcher.idle();
     runs.stopAll();
     outcomes.stopAll();
     start.restore();
+    rateLimits.forget();
     runs.resumeAll();
     outcomes.resumeAll();
     webhooks.dispatcher.start();

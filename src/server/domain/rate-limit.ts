@@ -67,5 +67,6 @@ export function rateLimiter(document: OpenApiDocument, windows: WindowCounter): 
       }
       return { headers };
     },
+    forget: () => windows.forget(),
   };
 }

@@ -72,6 +72,8 @@ export interface RateLimiter {
   quota(bucket: RateLimitBucket, tier: Tier): number;
   /** Counts a request; raises `429 rate-limited` (with `Retry-After`) once the window's quota is spent. */
   hit(subject: string, bucket: RateLimitBucket, tier: Tier, now: number): RateLimitDecision;
+  /** Forgets the requests counted so far (a data reset brings the quotas back with the data). */
+  forget(): void;
 }
 
 /** Wakes long polls and open streams when a session changes. */

@@ -16,6 +16,8 @@ import type { WindowCount } from '../ports/records.js';
 export interface WindowCounter {
   /** Counts one request of `subject` in `bucket` within the window starting at `windowStart`. */
   hit(subject: string, bucket: string, windowStart: number): WindowCount;
+  /** Drops every count: the data they were spent on is gone (a data reset). */
+  forget(): void;
 }
 
 export function memoryWindows(): WindowCounter {
@@ -32,6 +34,9 @@ export function memoryWindows(): WindowCounter {
       const count = (counts.get(key) ?? 0) + 1;
       counts.set(key, count);
       return { count, windowStart };
+    },
+    forget() {
+      counts = new Map();
     },
   };
 }
