@@ -450,7 +450,7 @@ const quickPaths: QuickPath[] = [
   {
     command: 'library',
     title:
-      "docs/testing.md's vitest example passes under the project's vitest: startServer, a queued fault, the journal, a completed session, a data reset and runConformance's verdict",
+      "docs/testing.md's vitest example passes under the project's vitest: startServer, a queued fault, the journal, a completed session, a data reset, runConformance's verdict and startMock",
     check: async () => {
       const page = await readFile(inProject('node_modules', 'boardkit', 'docs', 'testing.md'), 'utf8');
       const [example = ''] = [...page.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
@@ -463,7 +463,7 @@ const quickPaths: QuickPath[] = [
         NO_COLOR: '1',
       });
       expect({ code: result.code, out: result.stdout.slice(-2000) }).toMatchObject({ code: 0 });
-      expect(result.stdout).toMatch(/Tests\s+4 passed/);
+      expect(result.stdout).toMatch(/Tests\s+5 passed/);
     },
   },
   {

@@ -55,7 +55,7 @@ test('the vitest example passes under vitest', { timeout: 420_000 }, async () =>
   await writeFile(join(project, 'board.test.ts'), example!);
   const vitest = join(packageRoot, 'node_modules', 'vitest', 'vitest.mjs');
   const { code, output } = await run([vitest, 'run', '--root', project, 'board.test.ts']);
-  expect(output).toMatch(/4 passed/);
+  expect(output).toMatch(/5 passed/);
   expect(code).toBe(0);
 });
 
