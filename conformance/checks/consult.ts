@@ -5,31 +5,13 @@
  * @module
  */
 import { entriesOf, readCredits, sumOf } from '../harness/credits.js';
-import { jsonOf } from '../harness/exchange.js';
-import type { HttpClient } from '../harness/http.js';
 import { ownWorkspaceOrShared } from '../harness/key-control.js';
 import { connectMcp, consultTool, type McpConnection, type ToolAnswer } from '../harness/mcp.js';
-import { SetupFailure } from '../harness/observations.js';
-import { marker, readSession, sessionIdOf } from '../harness/sessions.js';
-import { expectProblem, statusOf } from './problem-shape.js';
-import type { CheckContext } from '../harness/check.js';
+import { readSession, startConsult } from '../harness/sessions.js';
+import { expectProblem } from './problem-shape.js';
 import { checksOf } from './define.js';
 
 const check = checksOf('consult');
-
-async function startConsult(ctx: CheckContext, http: HttpClient): Promise<{ id: string; expert: string }> {
-  const expert = ctx.target.synths[0] ?? 'cfo';
-  const answer = await http.post('/v1/sessions', {
-    question: `${marker('consult')}: where should we register for EU VAT?`,
-    session_type: 'consult',
-    synth_id: expert,
-  });
-  const id = sessionIdOf(jsonOf(answer));
-  if (statusOf(answer) !== 202 || id === undefined) {
-    throw new SetupFailure(`a consult start answered ${statusOf(answer)}`, answer);
-  }
-  return { id, expert };
-}
 
 /** One turn; a tool that throws (a JSON-RPC error) counts as an error answer. */
 async function turn(mcp: McpConnection, name: string, sessionId: string, message: string): Promise<ToolAnswer> {

@@ -10,6 +10,7 @@ import {
   readSession,
   type SessionBody,
   startCancelledSession,
+  startConsult,
   startMarkedSession,
 } from '../harness/sessions.js';
 import { delay } from '../harness/http.js';
@@ -111,9 +112,21 @@ async function timedPoll(ctx: CheckContext, id: string, waitMs: number): Promise
   return { elapsed: Date.now() - started, changedMeanwhile: changed(before, after), exchange };
 }
 
+/** Polls `id` until one poll sees no change (a change may explain an early answer), three tries at most. */
+async function pollUntilUnchanged(ctx: CheckContext, id: string, waitMs: number): Promise<BoundPoll | undefined> {
+  for (let tries = 0; tries < 3; tries++) {
+    const poll = await timedPoll(ctx, id, waitMs);
+    if (!poll.changedMeanwhile) {
+      return poll;
+    }
+  }
+  return undefined;
+}
+
 /**
- * The session POLL-002 holds a poll on: a cancelled one first; a target may answer an ended session at
- * once (nothing a wait could see is coming), so then a running one, polled again while it keeps changing.
+ * The session POLL-002 holds a poll on: a cancelled one first. A target may answer an ended session at
+ * once (no change a wait could see is coming), so then an active one that waits on its client: a consult
+ * session between turns, which stays put however fast the target's clock runs; a running board last.
  */
 async function pollOnUnchangingSession(ctx: CheckContext, waitMs: number): Promise<BoundPoll | undefined> {
   const ended = await startCancelledSession(ctx, 'long-poll bound', 1);
@@ -121,18 +134,25 @@ async function pollOnUnchangingSession(ctx: CheckContext, waitMs: number): Promi
   if (onEnded.elapsed >= waitMs * 0.9 - 20) {
     return onEnded;
   }
-  const running = await startMarkedSession(ctx, 'long-poll bound, running', longestRun);
-  try {
-    for (let tries = 0; tries < 3; tries++) {
-      const poll = await timedPoll(ctx, running.id, waitMs);
-      if (!poll.changedMeanwhile) {
+  const active = [
+    () => startConsult(ctx, ctx.http),
+    () => startMarkedSession(ctx, 'long-poll bound, running', longestRun),
+  ];
+  for (const start of active) {
+    const session = await start().catch(() => undefined);
+    if (session === undefined) {
+      continue;
+    }
+    try {
+      const poll = await pollUntilUnchanged(ctx, session.id, waitMs);
+      if (poll !== undefined) {
         return poll;
       }
+    } finally {
+      await discard(ctx.http, session.id);
     }
-    return undefined;
-  } finally {
-    await discard(ctx.http, running.id);
   }
+  return undefined;
 }
 
 export const bound = check('bound', ['POLL-002'], {
@@ -144,7 +164,7 @@ export const bound = check('bound', ['POLL-002'], {
     if (poll === undefined) {
       ctx.skip(
         'POLL-002',
-        'a cancelled session was answered at once (allowed: it will not change), and a running session changed during every wait, so no poll waited on an unchanging session',
+        'a cancelled session was answered at once (allowed: it will not change), and every active session (a consult one, a running board) changed during each wait, so no poll waited on an unchanging session',
       );
       return;
     }

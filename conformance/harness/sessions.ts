@@ -212,3 +212,21 @@ export async function discardStarted(client: HttpClient, answer: Exchange): Prom
     await discard(client, id);
   }
 }
+
+/** A consult start (seed "What the service does" 4): one named expert, who answers turn by turn. */
+export async function startConsult(
+  ctx: Pick<CheckContext, 'target'>,
+  http: HttpClient,
+): Promise<{ id: string; expert: string }> {
+  const expert = ctx.target.synths[0] ?? 'cfo';
+  const answer = await http.post('/v1/sessions', {
+    question: `${marker('consult')}: where should we register for EU VAT?`,
+    session_type: 'consult',
+    synth_id: expert,
+  });
+  const id = sessionIdOf(jsonOf(answer));
+  if (answer.response?.status !== 202 || id === undefined) {
+    throw new SetupFailure(`a consult start answered ${answer.response?.status}`, answer);
+  }
+  return { id, expert };
+}
