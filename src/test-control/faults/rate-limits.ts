@@ -14,13 +14,19 @@ export const rateLimitFaults: Fault[] = [
       response.status === 429 ? replaceWithProblem(response, state, 404, 'No such session.') : undefined,
   },
   {
+    // Half the wait, and the path kept limited for two seconds past the true one: whatever the moment of
+    // the window the 429 came in, a client that waits what Retry-After says is refused again.
     name: 'rate-limit-short-retry-after',
     breaks: ['RATE-002'],
-    response(_, response) {
-      const seconds = Number(response.headers['retry-after']);
-      if (response.status === 429 && seconds > 1) {
+    response(request, response, state) {
+      const key = `short-retry-after ${request.url.pathname}`;
+      if (response.status === 429) {
+        const seconds = Number(response.headers['retry-after']);
+        state.memory.set(key, state.clock.now() + seconds * 1000 + 2000);
         response.headers['retry-after'] = String(Math.floor(seconds / 2));
         editJson(response, (body) => (body['retry_after_s'] = Math.floor(seconds / 2)));
+      } else if (state.clock.now() < Number(state.memory.get(key) ?? 0)) {
+        replaceWithProblem(response, state, 429, 'Rate limit exceeded.');
       }
     },
   },
