@@ -26,6 +26,13 @@ const stopSignals = ['SIGINT', 'SIGTERM'] as const;
 const parentCheckMs = 250;
 
 /**
+ * The parent as it was when the command started. Read later, when the server already listens, it could
+ * already be the orphan's new parent: a script that kills npx as soon as the address is printed can win
+ * that race on a loaded machine, and the server would then never see its parent go.
+ */
+const parentAtStart = process.ppid;
+
+/**
  * Run by npm (`npx boardkit mock`, an npm script), the command is the child of `sh -c`, which dies on
  * SIGTERM without passing it on: `kill $!` of the npx process would leave this server listening. So under
  * npm (which sets `npm_command`) a parent that goes away is a stop signal too. Outside npm the parent is
@@ -35,9 +42,13 @@ function stopWhenOrphaned(stop: () => void): () => void {
   if (process.env['npm_command'] === undefined) {
     return () => undefined;
   }
-  const parent = process.ppid;
+  const orphaned = (): boolean => process.ppid !== parentAtStart;
+  if (orphaned()) {
+    stop();
+    return () => undefined;
+  }
   const timer = setInterval(() => {
-    if (process.ppid !== parent) {
+    if (orphaned()) {
       stop();
     }
   }, parentCheckMs);
