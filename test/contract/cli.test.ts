@@ -100,4 +100,11 @@ describe('boardkit lint', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('operation-summary');
   });
+
+  // Spectral's own example rules are off (openapi/lint/ruleset.yaml): Redocly's check every example.
+  test('fails on an example that does not match its schema', async () => {
+    const run = await boardkit('lint', '--root', fixture('wrong-example.yaml'));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/redocly\/no-invalid-media-type-examples .*`status` property type must be string/);
+  });
 });

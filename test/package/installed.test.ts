@@ -516,7 +516,7 @@ beforeAll(async () => {
   const [tarball] = await Promise.all([packKit(join(scratch, 'pack'), env), seedPrebuiltSqlite(scratch)]);
   const installed = await installProject(project, tarball, env);
   installOutput = installed.stdout + installed.stderr;
-  untouched = await recordTree(inProject('node_modules'));
+  untouched = recordTree(inProject('node_modules'));
 }, minutes(15));
 
 afterAll(async () => {
@@ -537,7 +537,7 @@ describe('boardkit installed in a new project', () => {
       `${row.command}: ${row.title}; nothing written inside node_modules`,
       async () => {
         await row.check();
-        expect(treeChanges(untouched, await recordTree(inProject('node_modules')))).toEqual([]);
+        expect(treeChanges(untouched, recordTree(inProject('node_modules')))).toEqual([]);
       },
       minutes(6),
     );

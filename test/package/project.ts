@@ -4,8 +4,8 @@
  * until it prints its address), and a record of `node_modules` to prove no command writes inside it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { packageRoot } from '../../src/contract/paths.js';
@@ -135,18 +135,18 @@ export async function installProject(folder: string, tarball: string, env: NodeJ
   return installed;
 }
 
-/** Every file and folder under `root` with its size and modification time. */
-export async function recordTree(root: string): Promise<Map<string, string>> {
+/**
+ * Every file under `root` with its size and modification time. Read synchronously: tens of thousands of
+ * `lstat` calls as promises cost about three times the CPU, and the record is taken after every row.
+ */
+export function recordTree(root: string): Map<string, string> {
   const record = new Map<string, string>();
-  const entries = await readdir(root, { recursive: true });
-  await Promise.all(
-    entries.map(async (entry) => {
-      const stats = await lstat(join(root, entry)).catch(() => undefined);
-      if (stats !== undefined && !stats.isDirectory()) {
-        record.set(entry, `${stats.size}:${stats.mtimeMs}`);
-      }
-    }),
-  );
+  for (const entry of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+    const stats = lstatSync(join(root, entry), { throwIfNoEntry: false });
+    if (stats !== undefined && !stats.isDirectory()) {
+      record.set(entry, `${stats.size}:${stats.mtimeMs}`);
+    }
+  }
   return record;
 }
 

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { verdict } from './equivalent-run.js';
 import { openContractVariants } from './variants.js';
 
-describe('another correct implementation of the published service gets the same verdict', () => {
+describe.concurrent('another correct implementation of the published service gets the same verdict', () => {
   test.each(openContractVariants.map((row) => [row.name, row] as const))(
     '%s',
     async (_, row) => {

@@ -18,7 +18,7 @@ function directVerdict(only: readonly string[] | undefined): Promise<Verdict> {
   return direct.get(key)!;
 }
 
-describe('another correct implementation gets the same verdict', () => {
+describe.concurrent('another correct implementation gets the same verdict', () => {
   test.each(variants.map((row) => [row.name, row] as const))(
     '%s',
     async (_, row) => {
