@@ -1,13 +1,12 @@
 // The quick loop (`npm run test:quick`): the unit tests of the kit's modules, which start no server,
 // child process or browser, in well under a minute. `npm test` runs everything, these included.
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import base, { testProjects } from './vitest.config.js';
 
 export default defineConfig({
   test: {
     ...base.test,
-    // Replaces the full suite's list (merging configurations would add the two lists together).
-    include: [
+    projects: testProjects([
       'test/architecture.test.ts',
       'test/board/**/*.test.ts',
       'test/bundle/**/*.test.ts',
@@ -19,6 +18,6 @@ export default defineConfig({
       'test/mock/{catalog,document,refusal-text,routes}.test.ts',
       'test/properties/**/*.test.ts',
       'test/webhooks/**/*.test.ts',
-    ],
+    ]),
   },
 });

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { controlledClock } from '../../conformance/harness/clock.js';
 import { TestControl } from '../../conformance/harness/test-control.js';
 import { scaledClock, type ScaledClock } from '../../src/server/core/clock.js';
@@ -55,7 +55,8 @@ describe('controlledClock', () => {
     const passed = (await target.now()) - before;
     expect(passed).toBeGreaterThanOrEqual(23 * hour);
     expect(passed).toBeLessThan(23 * hour + 60_000);
-    expect(fired.length).toBe(1);
+    // The jump arms the due timer for the next turn of the event loop, which two loopback requests can beat.
+    await vi.waitFor(() => expect(fired.length).toBe(1), { timeout: 5_000 });
     expect(clock.scale()).toBe(10);
   });
 
