@@ -12,7 +12,7 @@ import {
   headerValue,
   type DocumentedResponse,
 } from '../../src/contract/documented-response.js';
-import { childPointer, resolve } from '../../src/contract/pointer.js';
+import { eventDataSchema } from '../../src/contract/event-schemas.js';
 import type { OperationEntry } from '../../src/contract/operations.js';
 import { parseEventStream } from '../../src/contract/sse.js';
 import type { Contract } from './contract.js';
@@ -202,17 +202,5 @@ function streamViolations(contract: Contract, schemaPointer: string, text: strin
 
 /** The pointer of the `contentSchema` of the stream event named `eventName`, through a `oneOf`. */
 export function dataSchemaOf(contract: Contract, schemaPointer: string, eventName: string): string | undefined {
-  const schema = resolve<Record<string, unknown>>(contract.document, schemaPointer);
-  const branches = Array.isArray(schema.node['oneOf'])
-    ? (schema.node['oneOf'] as unknown[]).map((_, index) =>
-        resolve<Record<string, unknown>>(contract.document, childPointer(schema.pointer, 'oneOf', index)),
-      )
-    : [schema];
-  for (const branch of branches) {
-    const properties = branch.node['properties'] as Record<string, Record<string, unknown>> | undefined;
-    if (properties?.['event']?.['const'] === eventName && properties['data']?.['contentSchema'] !== undefined) {
-      return childPointer(branch.pointer, 'properties', 'data', 'contentSchema');
-    }
-  }
-  return undefined;
+  return eventDataSchema(contract.document, schemaPointer, eventName);
 }

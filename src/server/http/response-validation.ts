@@ -12,8 +12,9 @@ import {
   mediaTypeOf,
   type DocumentedResponse,
 } from '../../contract/documented-response.js';
+import { eventDataSchema } from '../../contract/event-schemas.js';
 import type { OpenApiDocument } from '../../contract/load.js';
-import { childPointer, resolve, valueAt } from '../../contract/pointer.js';
+import { childPointer } from '../../contract/pointer.js';
 import type { ContractValidator } from '../../contract/validator.js';
 import { violationsOf } from '../core/problems.js';
 import type { Route } from './routes.js';
@@ -99,27 +100,14 @@ export function responseValidator(document: OpenApiDocument, validator: Contract
     return problems;
   }
 
-  /** The `contentSchema` of each event name of an event-stream schema (`oneOf` of event objects). */
-  const dataSchemas = new Map<string, Map<string, string>>();
+  /** The `contentSchema` of each event of each stream schema, looked up once. */
+  const dataSchemas = new Map<string, string | undefined>();
   function dataSchemaOf(streamSchema: string, event: string): string | undefined {
-    let byEvent = dataSchemas.get(streamSchema);
-    if (byEvent === undefined) {
-      byEvent = new Map();
-      const branches = (resolve<{ oneOf?: unknown[] }>(document, streamSchema).node.oneOf ?? []).map((_, index) =>
-        resolve<Record<string, unknown>>(
-          document,
-          childPointer(resolve(document, streamSchema).pointer, 'oneOf', index),
-        ),
-      );
-      for (const branch of branches) {
-        const name = valueAt(document, childPointer(branch.pointer, 'properties', 'event', 'const'));
-        if (typeof name === 'string') {
-          byEvent.set(name, childPointer(branch.pointer, 'properties', 'data', 'contentSchema'));
-        }
-      }
-      dataSchemas.set(streamSchema, byEvent);
+    const key = `${streamSchema} ${event}`;
+    if (!dataSchemas.has(key)) {
+      dataSchemas.set(key, eventDataSchema(document, streamSchema, event));
     }
-    return byEvent.get(event);
+    return dataSchemas.get(key);
   }
 
   function checkStreamEvent(route: Route, event: Record<string, unknown>): string[] {

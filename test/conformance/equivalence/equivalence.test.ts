@@ -5,24 +5,14 @@
  */
 import { describe, expect, test } from 'vitest';
 import { variants } from './variants.js';
-import { verdict, type Verdict } from './equivalent-run.js';
-
-const direct = new Map<string, Promise<Verdict>>();
-
-/** The direct verdict for a selection, run once per selection. */
-function directVerdict(only: readonly string[] | undefined): Promise<Verdict> {
-  const key = only?.join(',') ?? '*';
-  if (!direct.has(key)) {
-    direct.set(key, verdict(undefined, only));
-  }
-  return direct.get(key)!;
-}
+import { directVerdict, unmet, verdict } from './equivalent-run.js';
 
 describe.concurrent('another correct implementation gets the same verdict', () => {
   test.each(variants.map((row) => [row.name, row] as const))(
     '%s',
     async (_, row) => {
       const expected = await directVerdict(row.only);
+      expect(unmet(expected)).toEqual({});
       expect(expected.exitCode).toBe(0);
       expect(await verdict(row.variant, row.only, row.server)).toEqual(expected);
     },

@@ -61,6 +61,22 @@ async function inLane<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+const direct = new Map<string, Promise<Verdict>>();
+
+/** The verdict on the reference server itself for a selection, run once per selection. */
+export function directVerdict(only: readonly string[] | undefined): Promise<Verdict> {
+  const key = only?.join(',') ?? '*';
+  if (!direct.has(key)) {
+    direct.set(key, verdict(undefined, only));
+  }
+  return direct.get(key)!;
+}
+
+/** The requirements a verdict fails or could not judge, with why: empty for a conformant run. */
+export function unmet(result: Verdict): Record<string, string> {
+  return Object.fromEntries(Object.entries(result.statuses).filter(([, status]) => /^(fail|error)\b/.test(status)));
+}
+
 /** The suite's verdict on the reference server (started with `server`), through `variant` when given. */
 export function verdict(
   variant: Variant | undefined,
