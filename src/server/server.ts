@@ -115,8 +115,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     options.legacyWebhooks ?? [],
     settings.retrySchedule,
   );
-  // Workspace A's key first: the given keys in their order, or the one this start made up.
-  const keys = (options.apiKeys ?? []).length > 0 ? (options.apiKeys ?? []) : provisioned.map((key) => key.secret);
+  // Workspace A's key first: the given keys in their order, the one this start made up, or (set below) the
+  // first key of each seeded workspace.
+  let keys = (options.apiKeys ?? []).length > 0 ? (options.apiKeys ?? []) : provisioned.map((key) => key.secret);
   const violations: ResponseViolation[] = [];
   const app = buildApp({
     services,
@@ -163,6 +164,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     stopClock();
     store.close();
     throw error;
+  }
+  if (keys.length === 0) {
+    keys = seeded.map((key) => key.secret);
   }
   // What a data reset of the client controls returns to: the start's keys, webhooks and seed data.
   if (clientControls !== undefined) {

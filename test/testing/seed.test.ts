@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startServer, type SeedData } from '../../src/index.js';
+import { TestControl } from '../../conformance/harness/test-control.js';
 import { packageRoot } from '../../src/contract/paths.js';
+import { startServer as startReferenceServer } from '../../src/server/server.js';
 
 const example = join(packageRoot, 'examples', 'seed.yaml');
 
@@ -59,6 +61,23 @@ describe('seed data', () => {
       expect(again.find((session) => session.title === 'Hire a second designer')?.status).not.toBe('complete');
       expect((await get('/credits')).balance_credits).toBe(credits.balance_credits);
       expect(server.violations()).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("the conformance control plane takes the first two seeded workspaces' keys as workspaces A and B", async () => {
+    const server = await startReferenceServer({ seed: example, testControl: true });
+    try {
+      const [keyA, keyB] = ['sk_test_frontendTeamKey0001', 'sk_test_proTierKey00000001'];
+      const read = (path: string, secret: string) =>
+        fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${secret}` } });
+      const { items } = (await (await read('/v1/sessions', keyA)).json()) as { items: Array<{ id: string }> };
+      const path = `/v1/sessions/${items[0]?.id ?? ''}`;
+      expect((await read(path, keyB)).status).toBe(403);
+      // The fault answers workspace B's read of a session as if workspace A had asked.
+      await new TestControl(server.baseUrl, '/_test').setFaults(['leak-other-workspace']);
+      expect((await read(path, keyB)).status).toBe(200);
     } finally {
       await server.close();
     }
