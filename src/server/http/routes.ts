@@ -68,6 +68,21 @@ function scalarTypeOf(document: OpenApiDocument, schemaPointer: string): string 
   return typeof schema.type === 'string' ? schema.type : undefined;
 }
 
+const buckets: readonly RateLimitBucket[] = ['starts', 'messages', 'reads'];
+
+/**
+ * The bucket an operation counts in (`x-rate-limit-bucket`, seed "Limits"); `reads` when it names none. A
+ * name the server has no bucket for is a contract error, refused at start rather than counted nowhere.
+ */
+function bucketOf(operation: object, operationId: string): RateLimitBucket {
+  const name = rateLimitBucketOf(operation) ?? 'reads';
+  const bucket = buckets.find((known) => known === name);
+  if (bucket === undefined) {
+    throw internalError('BOARDKIT_CONTRACT_UNKNOWN_RATE_LIMIT_BUCKET', operationId, name, buckets.join(', '));
+  }
+  return bucket;
+}
+
 /**
  * The parameters of an operation: those of its Path Item, overridden by its own with the same name and
  * location (OAS 3.1 §4.8.10.1). Cookies are not used by the contract.
@@ -141,7 +156,7 @@ export function routeTable(document: OpenApiDocument): Route[] {
         pointer: entry.pointer,
         parameters: parametersOf(document, entry.pathItemPointer, entry.pointer),
         body: bodyOf(document, operation, entry.pointer),
-        bucket: (rateLimitBucketOf(operation) as RateLimitBucket | undefined) ?? 'reads',
+        bucket: bucketOf(operation, entry.operationId),
         authenticated: !(Array.isArray(operation.security) && operation.security.length === 0),
         statuses: new Set(Object.keys(operation.responses ?? {}).map(Number)),
         mediaTypes: mediaTypesOf(document, entry.pointer, Object.keys(operation.responses ?? {})),
