@@ -44,7 +44,7 @@ const templates = {
   BOARDKIT_CONTRACT_REQUEST_MEDIA_TYPE: (pointer: string) =>
     `${pointer}: only application/json request bodies are supported`,
   BOARDKIT_CONTRACT_UNKNOWN_RATE_LIMIT_BUCKET: (operationId: string, bucket: string, known: string) =>
-    `${operationId}: x-rate-limit-bucket ${bucket} is none of the server's buckets (${known})`,
+    `${operationId}: x-rate-limit-bucket ${bucket} is none of x-rate-limit-buckets (${known})`,
   BOARDKIT_CONTRACT_NO_PROBLEM_TYPE: (status: number) => `the problem catalogue has no entry for ${status}`,
   BOARDKIT_CONTRACT_MCP_TOOL_MISSING: (name: string) => `the contract's x-mcp-tools has no ${name}`,
   BOARDKIT_CONTRACT_MCP_TOOL_NO_PATH: (name: string) =>

@@ -10,7 +10,7 @@ import type {
   RequestBodyObject,
   ResponseObject,
 } from '../../contract/openapi-objects.js';
-import { rateLimitBucketOf } from '../../contract/extensions.js';
+import { rateLimitBucketOf, rateLimitBuckets } from '../../contract/extensions.js';
 import type { OpenApiDocument } from '../../contract/load.js';
 import { listOperations, type HttpMethod } from '../../contract/operations.js';
 import { childPointer, resolve } from '../../contract/pointer.js';
@@ -68,19 +68,18 @@ function scalarTypeOf(document: OpenApiDocument, schemaPointer: string): string 
   return typeof schema.type === 'string' ? schema.type : undefined;
 }
 
-const buckets: readonly RateLimitBucket[] = ['starts', 'messages', 'reads'];
-
 /**
  * The bucket an operation counts in (`x-rate-limit-bucket`, seed "Limits"); `reads` when it names none. A
- * name the server has no bucket for is a contract error, refused at start rather than counted nowhere.
+ * bucket the contract's `x-rate-limit-buckets` does not define has no quota: refused at start rather than
+ * counted against none.
  */
-function bucketOf(operation: object, operationId: string): RateLimitBucket {
+function bucketOf(document: OpenApiDocument, operation: object, operationId: string): RateLimitBucket {
   const name = rateLimitBucketOf(operation) ?? 'reads';
-  const bucket = buckets.find((known) => known === name);
-  if (bucket === undefined) {
-    throw internalError('BOARDKIT_CONTRACT_UNKNOWN_RATE_LIMIT_BUCKET', operationId, name, buckets.join(', '));
+  const known = [...rateLimitBuckets(document).ultraPerMinute.keys()];
+  if (!known.includes(name)) {
+    throw internalError('BOARDKIT_CONTRACT_UNKNOWN_RATE_LIMIT_BUCKET', operationId, name, known.join(', '));
   }
-  return bucket;
+  return name as RateLimitBucket;
 }
 
 /**
@@ -156,7 +155,7 @@ export function routeTable(document: OpenApiDocument): Route[] {
         pointer: entry.pointer,
         parameters: parametersOf(document, entry.pathItemPointer, entry.pointer),
         body: bodyOf(document, operation, entry.pointer),
-        bucket: bucketOf(operation, entry.operationId),
+        bucket: bucketOf(document, operation, entry.operationId),
         authenticated: !(Array.isArray(operation.security) && operation.security.length === 0),
         statuses: new Set(Object.keys(operation.responses ?? {}).map(Number)),
         mediaTypes: mediaTypesOf(document, entry.pointer, Object.keys(operation.responses ?? {})),

@@ -78,13 +78,8 @@ export function unmet(result: Verdict): Record<string, string> {
 }
 
 /** The suite's verdict on the reference server (started with `server`), through `variant` when given. */
-export function verdict(
-  variant: Variant | undefined,
-  only?: readonly string[],
-  server: ReferenceTargetOptions = {},
-  profile: Profile = everyVariant,
-): Promise<Verdict> {
-  return inLane(() => verdictNow(variant, only, server, profile));
+export function verdict(...run: Parameters<typeof verdictNow>): Promise<Verdict> {
+  return inLane(() => verdictNow(...run));
 }
 
 async function verdictNow(
