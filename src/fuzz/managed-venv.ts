@@ -58,7 +58,18 @@ async function build(venv: string, version: string, onProgress: (line: string) =
     `${python.command} -m venv (Debian and Ubuntu ship it separately: apt-get install python3-venv)`,
     venvStep,
   );
-  const pip = ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-input', '-r', requirementsFile];
+  // --no-compile: Python compiles what Schemathesis imports on first use, not every module of every package.
+  const pip = [
+    '-m',
+    'pip',
+    'install',
+    '--quiet',
+    '--no-compile',
+    '--disable-pip-version-check',
+    '--no-input',
+    '-r',
+    requirementsFile,
+  ];
   await checked('pip install of Schemathesis', runProgram(venvBinary(venv, 'python'), pip, staleLockMs));
   await writeFile(join(venv, markerFile), `${version}\n`);
   onProgress(`boardkit fuzz: Schemathesis ${version} is ready in ${venv}`);

@@ -32,26 +32,28 @@ const sessionsWithoutStatus: Variant = {
       : body,
 };
 
-let target: ReferenceTarget;
 let reports: string;
+const targets: ReferenceTarget[] = [];
 const proxies: RewritingProxy[] = [];
 
 beforeAll(async () => {
-  target = await startReferenceTarget({ timeScale: 500 });
   reports = await mkdtemp(join(tmpdir(), 'boardkit-bounded-'));
 });
 
 afterAll(async () => {
   await Promise.all(proxies.map((proxy) => proxy.close()));
-  await target.close();
+  await Promise.all(targets.map((target) => target.close()));
   await rm(reports, { recursive: true, force: true });
 });
 
+/** A run of `boardkit conformance` through `variant` to a target of its own, so the runs go side by side. */
 async function run(
   variant: Variant,
   folder: string,
   ...args: string[]
 ): Promise<{ code: number | null; stdout: string; report: RunResult; exitedAfterReportMs: number }> {
+  const target = await startReferenceTarget({ timeScale: 500 });
+  targets.push(target);
   const proxy = await startRewritingProxy(target.baseUrl, variant);
   proxies.push(proxy);
   const result = await runBoardkit(
@@ -63,7 +65,7 @@ async function run(
   return { ...result, report, exitedAfterReportMs: exitedAt - Date.parse(report.finishedAt) };
 }
 
-describe('a run bounded in time', () => {
+describe.concurrent('a run bounded in time', () => {
   test('a summary stream that never ends: the run writes its reports and exits', async () => {
     const { code, stdout, report, exitedAfterReportMs } = await run(
       summaryWithoutEnd,

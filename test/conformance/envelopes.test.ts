@@ -5,11 +5,11 @@
  * suite's own receiver over real HTTP; retries of the published form (which count their attempt in
  * `delivery_attempt`) still count as the same delivery (HOOK-005, HOOK-013).
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { defaultProfile, type Profile } from '../../conformance/harness/profiles.js';
 import type { RunResult } from '../../conformance/harness/results.js';
 import { runConformance } from '../../conformance/runner.js';
-import { keyA, keyB, startReferenceTarget, type ReferenceTarget } from './support/reference-target.js';
+import { keyA, keyB, startReferenceTarget } from './support/reference-target.js';
 
 const judged = ['HOOK-002', 'HOOK-003', 'HOOK-005', 'HOOK-006', 'HOOK-013'];
 
@@ -25,32 +25,31 @@ function statuses(result: RunResult): Record<string, string> {
   );
 }
 
-const run = (target: ReferenceTarget, profile: Profile): Promise<RunResult> =>
-  runConformance({ target: target.baseUrl, apiKey: keyA, apiKeyB: keyB, profile, only: judged });
+/** A run of the judged requirements against a target of its own that delivers `envelope`. */
+async function run(envelope: 'seed' | 'published', profile: Profile): Promise<RunResult> {
+  const target = await startReferenceTarget({ webhookEnvelope: envelope });
+  try {
+    return await runConformance({ target: target.baseUrl, apiKey: keyA, apiKeyB: keyB, profile, only: judged });
+  } finally {
+    await target.close();
+  }
+}
 
-describe.each(['seed', 'published'] as const)('a target that delivers the %s envelope', (envelope) => {
-  let target: ReferenceTarget;
+// Each run mostly waits for its deliveries, and each has its own target: they run side by side.
+describe.concurrent.each(['seed', 'published'] as const)('a target that delivers the %s envelope', (envelope) => {
   const other = envelope === 'seed' ? 'published' : 'seed';
 
-  beforeAll(async () => {
-    target = await startReferenceTarget({ webhookEnvelope: envelope });
-  });
-
-  afterAll(async () => {
-    await target?.close();
-  });
-
   test('passes the webhook requirements under the default profile', async () => {
-    const result = await run(target, defaultProfile);
+    const result = await run(envelope, defaultProfile);
     expect(statuses(result)).toEqual(Object.fromEntries(judged.map((id) => [id, 'pass'])));
   }, 120_000);
 
   test(`passes under a profile requiring the ${envelope} envelope`, async () => {
-    expect(statuses(await run(target, requiring(envelope)))['HOOK-006']).toBe('pass');
+    expect(statuses(await run(envelope, requiring(envelope)))['HOOK-006']).toBe('pass');
   }, 120_000);
 
   test(`fails HOOK-006 under a profile requiring the ${other} envelope`, async () => {
-    const result = await run(target, requiring(other));
+    const result = await run(envelope, requiring(other));
     expect(statuses(result)['HOOK-006']).toBe('fail');
     const requirement = result.requirements.find((one) => one.id === 'HOOK-006');
     expect(JSON.stringify(requirement?.observations)).toContain(`the body is in the ${envelope} envelope`);

@@ -23,30 +23,65 @@ function notPassed(result: RunResult): string[] {
     );
 }
 
+/** The run without the time control: a server started without the test-only control plane. */
+async function withoutTimeControl(): Promise<{ close: () => Promise<void>; result: RunResult }> {
+  const server: RunningServer = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    db: ':memory:',
+    apiKeys: [keyA, keyB],
+    timeScale,
+    allowLoopbackWebhookUrls: true,
+    onError: () => undefined,
+  });
+  const result = await runConformance({
+    target: server.baseUrl,
+    apiKey: keyA,
+    apiKeyB: keyB,
+    profile: builtInProfiles['full']!,
+  }).catch(async (error: unknown) => {
+    await server.close();
+    throw error;
+  });
+  return { close: () => server.close(), result };
+}
+
+/** The run with it: the reference target, whose control plane is on. */
+async function withTimeControl(): Promise<{ close: () => Promise<void>; result: RunResult }> {
+  const target: ReferenceTarget = await startReferenceTarget({ timeScale });
+  const result = await runConformance({
+    target: target.baseUrl,
+    apiKey: keyA,
+    apiKeyB: keyB,
+    profile: builtInProfiles['reference']!,
+  }).catch(async (error: unknown) => {
+    await target.close();
+    throw error;
+  });
+  return { close: () => target.close(), result };
+}
+
+// The two runs mostly wait on their servers' simulated time: they run side by side.
+let runs: Awaited<ReturnType<typeof withoutTimeControl>>[] = [];
+
+beforeAll(async () => {
+  const settled = await Promise.allSettled([withoutTimeControl(), withTimeControl()]);
+  runs = settled.flatMap((one) => (one.status === 'fulfilled' ? [one.value] : []));
+  const failed = settled.find((one) => one.status === 'rejected');
+  if (failed !== undefined) {
+    throw failed.reason;
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(runs.map((run) => run.close()));
+});
+
 describe(`the reference server at --time-scale ${timeScale} without the time control`, () => {
-  let server: RunningServer;
   let result: RunResult;
 
-  beforeAll(async () => {
-    server = await startServer({
-      host: '127.0.0.1',
-      port: 0,
-      db: ':memory:',
-      apiKeys: [keyA, keyB],
-      timeScale,
-      allowLoopbackWebhookUrls: true,
-      onError: () => undefined,
-    });
-    result = await runConformance({
-      target: server.baseUrl,
-      apiKey: keyA,
-      apiKeyB: keyB,
-      profile: builtInProfiles['full']!,
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await server?.close();
+  beforeAll(() => {
+    result = runs[0]!.result;
   });
 
   test('the suite finds no time control, and no MUST or SHOULD requirement fails or errors', () => {
@@ -83,21 +118,10 @@ describe(`the reference server at --time-scale ${timeScale} without the time con
 });
 
 describe(`the reference server at --time-scale ${timeScale} with the time control`, () => {
-  let target: ReferenceTarget;
   let result: RunResult;
 
-  beforeAll(async () => {
-    target = await startReferenceTarget({ timeScale });
-    result = await runConformance({
-      target: target.baseUrl,
-      apiKey: keyA,
-      apiKeyB: keyB,
-      profile: builtInProfiles['reference']!,
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await target?.close();
+  beforeAll(() => {
+    result = runs[1]!.result;
   });
 
   test('every MUST and SHOULD requirement passes, except the rate limits the profile leaves out', () => {

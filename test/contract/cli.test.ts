@@ -89,12 +89,9 @@ describe('boardkit bundle', () => {
   });
 });
 
+// The contract linting clean is test/lint/contract.test.ts (the same lint, its findings listed) and the
+// installed package's `lint` row (this command, from the packed kit).
 describe('boardkit lint', () => {
-  test('passes on the contract with no findings', async () => {
-    const run = await boardkit('lint');
-    expect(run.code).toBe(0);
-  });
-
   test('fails and names the rule on a broken contract', async () => {
     const run = await boardkit('lint', '--root', fixture('missing-summary.yaml'));
     expect(run.code).toBe(1);

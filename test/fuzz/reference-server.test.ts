@@ -150,7 +150,7 @@ test(
 );
 
 test("a workspace without credits passes: 402 is the contract's answer; a time budget ends the run within it", async () => {
-  const maxTime = 20;
+  const maxTime = 10;
   const dir = await mkdtemp(join(tmpdir(), 'boardkit-fuzz-402-'));
   try {
     const run = await fuzz(

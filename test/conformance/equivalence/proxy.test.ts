@@ -8,7 +8,7 @@ import { signatureValid, bodyOf } from '../../../conformance/harness/deliveries.
 import { WebhookReceiver } from '../../../conformance/harness/receiver.js';
 import { keyA, startReferenceTarget, type ReferenceTarget } from '../support/reference-target.js';
 import { startRewritingProxy, type RewritingProxy, type Variant } from './proxy.js';
-import { openContractVariants, variants } from './variants.js';
+import { openContractVariants, variants, wireForms, type WireForm } from './variants.js';
 
 interface Raw {
   status: number;
@@ -36,6 +36,7 @@ function raw(url: string, method = 'GET', body?: unknown): Promise<Raw> {
 }
 
 const row = (start: string): Variant =>
+  Object.entries(wireForms).find(([name]) => name.startsWith(start))?.[1] ??
   [...variants, ...openContractVariants].find((one) => one.name.startsWith(start))!.variant!;
 const namesOf = (answer: Raw): string[] => answer.rawHeaders.filter((_, index) => index % 2 === 0);
 function headerOf(answer: Raw, name: string): string | undefined {
@@ -116,6 +117,25 @@ describe("the proxy answers in each variant's way", () => {
       (await raw(`${await through(row('start response A1'))}/v1/sessions`, 'POST', lineup)).text,
     ) as object;
     expect(Object.keys(a1)).toEqual(['session_id']);
+  });
+
+  test('a row of wire forms together applies each of them', async () => {
+    const first = variants.find((one) => one.name.includes('header names in upper case' satisfies WireForm))!;
+    const base = await through(first.variant!);
+    const health = await raw(`${base}/v1/health`);
+    expect(namesOf(health)).toContain('CONTENT-TYPE');
+    expect(headerOf(health, 'content-type')).toMatch(/; ?charset=utf-8$/);
+    expect(headerOf(health, 'transfer-encoding')).toBe('chunked');
+    expect(health.text).toMatch(/^\{\n {2}"/);
+    const problem = JSON.parse((await raw(`${base}/v1/sessions/ses_01JD8M4ZPQ6T3W9XK2RB7CNV5E`)).text) as {
+      type: string;
+    };
+    expect(problem.type).toBe('https://errors.another-host.example/docs/problems/not-found');
+    const second = variants.find((one) => one.name.includes('start response A1 (session_id only)' satisfies WireForm))!;
+    const a1 = await raw(`${await through(second.variant!)}/v1/sessions`, 'POST', lineup);
+    expect(namesOf(a1)).toContain('Content-Type');
+    expect(headerOf(a1, 'content-type')).toBe('application/json');
+    expect(Object.keys(JSON.parse(a1.text) as object)).toEqual(['session_id']);
   });
 
   test('event streams with comments, CRLF line ends, and events split across writes', async () => {

@@ -1,7 +1,7 @@
 /**
  * The table of other correct implementations: each row is one way the service may answer that the seed
- * (or HTTP, RFC 9457, the event-stream format) allows and the reference server does not take, with the
- * requirements it can touch (`only`; none means the whole suite).
+ * (or HTTP, RFC 9457, the event-stream format) allows and the reference server does not take, or a few
+ * such ways together, with the requirements it can touch (`only`; none means the whole suite).
  */
 import { createHash } from 'node:crypto';
 import type { ReferenceTargetOptions } from '../support/reference-target.js';
@@ -135,37 +135,65 @@ const upper = (name: string): string => name.toUpperCase();
 const trainCase = (name: string): string =>
   name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 
+/**
+ * Ways of writing the same answer that touch separate layers of the wire (the problem type URI, the
+ * Content-Type parameters, header case, JSON layout, transfer framing, the start response's form). Each
+ * alone runs the whole suite, so they run in two combinations, one per side of each choice: a verdict
+ * that changes names the combination, and its parts are the rows to try one at a time.
+ */
+export const wireForms = {
+  'problem type URIs on another host with the same last segment': {
+    json: (body) =>
+      isProblem(body)
+        ? {
+            ...body,
+            type: `https://errors.another-host.example/docs/problems/${String(body.type).split('/').pop() ?? ''}`,
+          }
+        : body,
+  },
+  'Content-Type with a charset on every answer': {
+    contentType: (value) => (/;\s*charset=/i.test(value) ? value : `${value}; charset=utf-8`),
+  },
+  'Content-Type without a charset on any answer': { contentType: (value) => value.split(';')[0]!.trim() },
+  'header names in upper case': { headerName: upper },
+  'header names in Train-Case': { headerName: trainCase },
+  'JSON with keys in reverse order, pretty-printed': {
+    json: (body) => everyObject(body, (object) => Object.fromEntries(Object.entries(object).reverse())),
+    serialise: (body) => `${JSON.stringify(body, null, 2)}\n`,
+  },
+  'chunked bodies': { chunks: 3 },
+  'start response A1 (session_id only)': { json: startResponseA1 },
+} satisfies Record<string, Variant>;
+
+export type WireForm = keyof typeof wireForms;
+
+/** A row that applies each of `forms`: their JSON edits in order, and each other member from the one form that has it. */
+function together(...forms: WireForm[]): VariantRow {
+  const parts: Variant[] = forms.map((form) => wireForms[form]);
+  const written = parts.flatMap((part) => Object.keys(part).filter((key) => key !== 'json'));
+  if (new Set(written).size !== written.length) {
+    throw new Error(`${forms.join(', ')}: two forms write the same layer`);
+  }
+  const variant: Variant = {
+    ...(Object.assign({}, ...parts) as Variant),
+    json: (body, exchange) => parts.reduce((value, part) => part.json?.(value, exchange) ?? value, body),
+  };
+  return { name: `together: ${forms.join('; ')}`, variant };
+}
+
 export const variants: readonly VariantRow[] = [
-  {
-    name: 'problem type URIs on another host with the same last segment',
-    variant: {
-      json: (body) =>
-        isProblem(body)
-          ? {
-              ...body,
-              type: `https://errors.another-host.example/docs/problems/${String(body.type).split('/').pop() ?? ''}`,
-            }
-          : body,
-    },
-  },
-  {
-    name: 'Content-Type with a charset on every answer',
-    variant: { contentType: (value) => (/;\s*charset=/i.test(value) ? value : `${value}; charset=utf-8`) },
-  },
-  {
-    name: 'Content-Type without a charset on any answer',
-    variant: { contentType: (value) => value.split(';')[0]!.trim() },
-  },
-  { name: 'header names in upper case', variant: { headerName: upper } },
-  { name: 'header names in Train-Case', variant: { headerName: trainCase } },
-  {
-    name: 'JSON with keys in reverse order, pretty-printed',
-    variant: {
-      json: (body) => everyObject(body, (object) => Object.fromEntries(Object.entries(object).reverse())),
-      serialise: (body) => `${JSON.stringify(body, null, 2)}\n`,
-    },
-  },
-  { name: 'chunked bodies', variant: { chunks: 3 } },
+  together(
+    'problem type URIs on another host with the same last segment',
+    'Content-Type with a charset on every answer',
+    'header names in upper case',
+    'JSON with keys in reverse order, pretty-printed',
+    'chunked bodies',
+  ),
+  together(
+    'Content-Type without a charset on any answer',
+    'header names in Train-Case',
+    'start response A1 (session_id only)',
+  ),
   {
     name: 'event streams with comment lines',
     variant: {
@@ -185,7 +213,6 @@ export const variants: readonly VariantRow[] = [
     variant: { stream: (block) => block.match(/[\s\S]{1,7}/g) ?? [block] },
     only: ['sse', 'contract'],
   },
-  { name: 'start response A1 (session_id only)', variant: { json: startResponseA1 } },
   {
     name: '429 body without retry_after_s',
     variant: {
