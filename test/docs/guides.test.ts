@@ -1,14 +1,12 @@
 /**
- * The hand-written guides in docs/ stay true: their TypeScript examples compile against the kit's own
- * types, their links lead somewhere, and the numbers and rules they repeat agree with the contract and
- * the breaking-change guard.
+ * The hand-written guides in docs/ stay true: their links lead somewhere, and the numbers and rules they
+ * repeat agree with the contract and the breaking-change guard. Their TypeScript examples are compiled
+ * against the packed kit, in every module setting, by test/package/installed.test.ts.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
 import { packageRoot } from '../../src/contract/paths.js';
 import { valueAt } from '../../src/contract/pointer.js';
@@ -17,60 +15,6 @@ import { breakingRules, otherRules, policyRules } from '../../src/docs/breaking/
 const contract = loadContract();
 const docs = join(packageRoot, 'docs');
 const read = (path: string): Promise<string> => readFile(join(packageRoot, path), 'utf8');
-
-function blocks(markdown: string, info: string): string[] {
-  return [...markdown.matchAll(/^```([^\n]*)\n([\s\S]*?)^```$/gm)]
-    .filter((match) => match[1]?.trim() === info)
-    .map((match) => match[2] ?? '');
-}
-
-describe('TypeScript examples of the guides', () => {
-  let scratch: string;
-
-  beforeAll(async () => {
-    scratch = await mkdtemp(join(tmpdir(), 'boardkit-guides-'));
-  });
-
-  afterAll(async () => {
-    await rm(scratch, { recursive: true, force: true });
-  });
-
-  test('compile against boardkit and boardkit/client', { timeout: 120_000 }, async () => {
-    const files: string[] = [];
-    // A guide's examples read as one program, each building on the ones before it.
-    for (const guide of ['frontend.md', 'implementers.md']) {
-      const code = blocks(await read(`docs/${guide}`), 'ts');
-      expect(code.length, guide).toBeGreaterThan(0);
-      const file = join(scratch, guide.replace('.md', '.mts'));
-      await writeFile(file, code.join('\n'));
-      files.push(file);
-    }
-    const program = ts.createProgram(files, {
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      target: ts.ScriptTarget.ES2022,
-      lib: ['lib.es2022.d.ts'],
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      types: ['node'],
-      typeRoots: [join(packageRoot, 'node_modules', '@types')],
-      // The examples import the package by name, as its users do; here that is the sources.
-      paths: {
-        boardkit: [join(packageRoot, 'src', 'index.ts')],
-        'boardkit/client': [join(packageRoot, 'src', 'client.ts')],
-      },
-    });
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .filter((diagnostic) => diagnostic.file === undefined || files.includes(diagnostic.file.fileName))
-      .map(
-        (diagnostic) =>
-          `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`,
-      );
-    expect(problems).toEqual([]);
-  });
-});
 
 describe('links', () => {
   test('every relative link of the docs and the README leads to a file', async () => {

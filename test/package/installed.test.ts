@@ -179,15 +179,6 @@ const quickPaths: QuickPath[] = [
     },
   },
   {
-    command: 'lint',
-    title: 'the packaged contract lints clean with the packaged configuration',
-    check: async () => {
-      const lint = await boardkit('lint');
-      expectSuccess(lint);
-      expect(lint.stdout).toContain('0 errors, 0 warnings');
-    },
-  },
-  {
     command: 'bundle',
     title: 'a designer bundles their copy of the contract into their project, and --check passes',
     check: async () => {
@@ -205,7 +196,8 @@ const quickPaths: QuickPath[] = [
   },
   {
     command: 'lint',
-    title: "--root lints the designer's copy, locations relative to their project",
+    title:
+      "--root lints the designer's copy with the packaged configuration: the one finding of an edit, located relative to their project",
     check: async () => {
       await writeFile(
         inProject('openapi', 'paths', 'v1_health.yaml'),
@@ -217,6 +209,8 @@ const quickPaths: QuickPath[] = [
       const lint = await boardkit('lint', '--root', 'openapi/openapi.yaml');
       expect(lint.code).toBe(1);
       expect(lint.stdout).toMatch(/^openapi\/paths\/v1_health\.yaml:\d+:\d+ +\S+ +\S+\/operation-summary/m);
+      // Nothing else: the packaged contract, of which this is a copy, lints clean.
+      expect(lint.stdout).toMatch(/^1 error, 0 warnings$/m);
       await cp(
         inProject('node_modules', 'boardkit', 'openapi', 'paths', 'v1_health.yaml'),
         inProject('openapi', 'paths', 'v1_health.yaml'),

@@ -4,6 +4,8 @@
  */
 import { builtInProfiles, type Profile } from '../../../conformance/harness/profiles.js';
 import type { RunResult } from '../../../conformance/harness/results.js';
+import { selectRequirements } from '../../../conformance/harness/selection.js';
+import { requirements } from '../../../conformance/requirements/index.js';
 import { runConformance } from '../../../conformance/runner.js';
 import { keyA, keyB, type ReferenceTargetOptions, startReferenceTarget } from '../support/reference-target.js';
 import { startRewritingProxy, type Variant } from './proxy.js';
@@ -61,15 +63,20 @@ async function inLane<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const direct = new Map<string, Promise<Verdict>>();
+let wholeDirect: Promise<Verdict> | undefined;
 
-/** The verdict on the reference server itself for a selection, run once per selection. */
-export function directVerdict(only: readonly string[] | undefined): Promise<Verdict> {
-  const key = only?.join(',') ?? '*';
-  if (!direct.has(key)) {
-    direct.set(key, verdict(undefined, only));
-  }
-  return direct.get(key)!;
+/**
+ * The verdict on the reference server itself for a selection: the requirements it selects, taken from one
+ * run of the whole suite (every requirement passes there, so a selection's run could only repeat them).
+ */
+export async function directVerdict(only: readonly string[] | undefined): Promise<Verdict> {
+  wholeDirect ??= verdict(undefined);
+  const whole = await wholeDirect;
+  const selected = new Set(selectRequirements(requirements, only).map((requirement) => requirement.id));
+  return {
+    exitCode: whole.exitCode,
+    statuses: Object.fromEntries(Object.entries(whole.statuses).filter(([id]) => selected.has(id))),
+  };
 }
 
 /** The requirements a verdict fails or could not judge, with why: empty for a conformant run. */
