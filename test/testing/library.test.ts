@@ -94,11 +94,12 @@ describe('startServer', () => {
     }
   });
 
-  test('a hundred servers started and closed leave no handle behind', { timeout: 300_000 }, async () => {
+  test('twenty-five servers started and closed leave no handle behind', { timeout: 300_000 }, async () => {
     // The first start loads the contract and compiles its schemas once for the process.
     await (await startServer()).close();
     const before = handleCounts();
-    for (let round = 0; round < 100; round++) {
+    // A handle kept by each start would show after one; enough rounds for one kept now and then to show too.
+    for (let round = 0; round < 25; round++) {
       const server = await startServer();
       await server.close();
     }
