@@ -6,11 +6,11 @@
  * suite passes at that speed too.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { builtInProfiles } from '../../conformance/harness/profiles.js';
+import { builtInProfiles, type Profile } from '../../conformance/harness/profiles.js';
 import type { RunResult } from '../../conformance/harness/results.js';
 import { runConformance } from '../../conformance/runner.js';
-import { startServer, type RunningServer } from '../../src/server/server.js';
-import { keyA, keyB, startReferenceTarget, type ReferenceTarget } from './support/reference-target.js';
+import { startServer } from '../../src/server/server.js';
+import { keyA, keyB, startReferenceTarget } from './support/reference-target.js';
 
 const timeScale = 1000;
 
@@ -23,46 +23,43 @@ function notPassed(result: RunResult): string[] {
     );
 }
 
-/** The run without the time control: a server started without the test-only control plane. */
-async function withoutTimeControl(): Promise<{ close: () => Promise<void>; result: RunResult }> {
-  const server: RunningServer = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    db: ':memory:',
-    apiKeys: [keyA, keyB],
-    timeScale,
-    allowLoopbackWebhookUrls: true,
-    onError: () => undefined,
-  });
-  const result = await runConformance({
-    target: server.baseUrl,
-    apiKey: keyA,
-    apiKeyB: keyB,
-    profile: builtInProfiles['full']!,
-  }).catch(async (error: unknown) => {
-    await server.close();
-    throw error;
-  });
-  return { close: () => server.close(), result };
+interface Judged {
+  close: () => Promise<void>;
+  result: RunResult;
 }
 
-/** The run with it: the reference target, whose control plane is on. */
-async function withTimeControl(): Promise<{ close: () => Promise<void>; result: RunResult }> {
-  const target: ReferenceTarget = await startReferenceTarget({ timeScale });
-  const result = await runConformance({
-    target: target.baseUrl,
-    apiKey: keyA,
-    apiKeyB: keyB,
-    profile: builtInProfiles['reference']!,
-  }).catch(async (error: unknown) => {
+/** The suite's verdict on `target` under `profile`; the target is closed at once if the run fails. */
+async function judged(target: { baseUrl: string; close: () => Promise<void> }, profile: Profile): Promise<Judged> {
+  try {
+    const result = await runConformance({ target: target.baseUrl, apiKey: keyA, apiKeyB: keyB, profile });
+    return { close: () => target.close(), result };
+  } catch (error) {
     await target.close();
     throw error;
-  });
-  return { close: () => target.close(), result };
+  }
 }
 
+/** Without the time control: a server started without the test-only control plane. */
+const withoutTimeControl = async (): Promise<Judged> =>
+  judged(
+    await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      db: ':memory:',
+      apiKeys: [keyA, keyB],
+      timeScale,
+      allowLoopbackWebhookUrls: true,
+      onError: () => undefined,
+    }),
+    builtInProfiles['full']!,
+  );
+
+/** With it: the reference target, whose control plane is on. */
+const withTimeControl = async (): Promise<Judged> =>
+  judged(await startReferenceTarget({ timeScale }), builtInProfiles['reference']!);
+
 // The two runs mostly wait on their servers' simulated time: they run side by side.
-let runs: Awaited<ReturnType<typeof withoutTimeControl>>[] = [];
+let runs: Judged[] = [];
 
 beforeAll(async () => {
   const settled = await Promise.allSettled([withoutTimeControl(), withTimeControl()]);
