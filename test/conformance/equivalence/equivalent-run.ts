@@ -68,6 +68,7 @@ let wholeDirect: Promise<Verdict> | undefined;
 /**
  * The verdict on the reference server itself for a selection: the requirements it selects, taken from one
  * run of the whole suite (every requirement passes there, so a selection's run could only repeat them).
+ * Its exit code is the whole run's: a failure outside the selection fails every row's exit code too.
  */
 export async function directVerdict(only: readonly string[] | undefined): Promise<Verdict> {
   wholeDirect ??= verdict(undefined);
