@@ -8,6 +8,7 @@ export default defineConfig({
     ...base.test,
     projects: testProjects([
       'test/architecture.test.ts',
+      'test/markup.test.ts',
       'test/board/**/*.test.ts',
       'test/bundle/**/*.test.ts',
       'test/contract/{catalogues,examples,extensions,links,load,operations,pointer,published-samples,seed-coverage,sse,validator,variants}.test.ts',

@@ -14,6 +14,8 @@ const src = join(packageRoot, 'src');
 const allowed: Record<string, string[]> = {
   generated: [],
   contract: [],
+  // Escaping for the markup the kit writes: a leaf every layer but the client may use.
+  markup: [],
   // Only the event-stream reader of src/contract (sse.ts, free of Node built-ins; checked below).
   client: ['generated', 'contract'],
   bundle: ['contract'],
@@ -25,9 +27,9 @@ const allowed: Record<string, string[]> = {
   // The developer tools for receivers report through the suite's registry style and reporters.
   'webhook-tools': ['contract', 'generated', 'webhooks', 'conformance'],
   fuzz: ['contract'],
-  mock: ['contract'],
+  mock: ['contract', 'markup'],
   // Only server.ts, and only when asked for: the test-only control plane and the client controls (checked below).
-  server: ['contract', 'generated', 'board', 'webhooks', 'test-control', 'client-controls'],
+  server: ['contract', 'generated', 'markup', 'board', 'webhooks', 'test-control', 'client-controls'],
   // What every control plane shares: routes outside the contract, JSON edits.
   'control-plane': ['server'],
   // The test-only control plane of `--test-control`: the clock, keys and the conformance fault switches.
@@ -39,7 +41,7 @@ const allowed: Record<string, string[]> = {
   testing: ['contract', 'generated', 'webhooks', 'server', 'mock', 'conformance', 'webhook-tools'],
   index: ['client', 'contract', 'generated', 'webhooks', 'testing'],
   // The suite tests any implementation over HTTP: it never imports the reference server.
-  conformance: ['contract', 'generated', 'webhooks'],
+  conformance: ['contract', 'generated', 'markup', 'webhooks'],
 };
 
 const conformance = join(packageRoot, 'conformance');

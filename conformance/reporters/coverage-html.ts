@@ -7,11 +7,11 @@
 import type { Coverage, ItemCoverage, OperationCoverage } from '../harness/coverage.js';
 import { itemKinds, type CoverageKind } from '../requirements/coverage.js';
 import { coverageLabels, coveredBy, gapLabels, type RunStatuses, statusNote } from './coverage-text.js';
-import { htmlEscape as escape } from './html-escape.js';
+import { htmlText } from '../../src/markup.js';
 
 /** A requirement's ID, linked to its row when the run has one (requirements not selected have none). */
 function requirementLink(id: string, statuses: RunStatuses): string {
-  return statuses.has(id) ? `<a href="#${escape(id)}">${escape(id)}</a>` : escape(id);
+  return statuses.has(id) ? `<a href="#${htmlText(id)}">${htmlText(id)}</a>` : htmlText(id);
 }
 
 function requirementLinks(ids: readonly string[], statuses: RunStatuses): string {
@@ -23,7 +23,7 @@ function requirementLinks(ids: readonly string[], statuses: RunStatuses): string
 /** The requirements of a gap, each with its status in this run. */
 function gapRequirements(ids: readonly string[], statuses: RunStatuses): string {
   return ids
-    .map((id) => `${requirementLink(id, statuses)} <span class="muted">(${escape(statusNote(id, statuses))})</span>`)
+    .map((id) => `${requirementLink(id, statuses)} <span class="muted">(${htmlText(statusNote(id, statuses))})</span>`)
     .join(', ');
 }
 
@@ -34,20 +34,20 @@ function meter(seen: number, documented: number): string {
 
 function operationRow(operation: OperationCoverage, statuses: RunStatuses): string {
   const chips = Object.entries(operation.statuses)
-    .map(([status, count]) => `<span class="chip s${status[0]}">${escape(status)} ×${count}</span>`)
+    .map(([status, count]) => `<span class="chip s${status[0]}">${htmlText(status)} ×${count}</span>`)
     .join(' ');
   const unseen =
     operation.unseenStatuses.length === 0
       ? ''
-      : `<br><span class="muted">not seen: ${escape(operation.unseenStatuses.join(', '))}</span>`;
-  return `<tr class="${operation.exercised ? '' : 'gap'}"><td class="status ${operation.exercised ? 'pass' : 'fail'}">${operation.exercised ? 'yes' : 'no'}</td><td><code>${escape(operation.method)} ${escape(operation.path)}</code><br><span class="muted">${escape(operation.operationId)}</span></td><td>${operation.calls}</td><td>${chips}${unseen}</td><td>${requirementLinks(operation.requirements, statuses)}</td></tr>`;
+      : `<br><span class="muted">not seen: ${htmlText(operation.unseenStatuses.join(', '))}</span>`;
+  return `<tr class="${operation.exercised ? '' : 'gap'}"><td class="status ${operation.exercised ? 'pass' : 'fail'}">${operation.exercised ? 'yes' : 'no'}</td><td><code>${htmlText(operation.method)} ${htmlText(operation.path)}</code><br><span class="muted">${htmlText(operation.operationId)}</span></td><td>${operation.calls}</td><td>${chips}${unseen}</td><td>${requirementLinks(operation.requirements, statuses)}</td></tr>`;
 }
 
 function itemRows(items: readonly ItemCoverage[], statuses: RunStatuses): string {
   return items
     .map(
       (item) =>
-        `<tr class="${item.seen === 0 ? 'gap' : ''}"><td><code>${escape(item.name)}</code>${item.documented ? '' : ' <span class="muted">(not in the contract)</span>'}</td><td>${item.seen}</td><td>${requirementLinks(item.requirements, statuses)}</td></tr>`,
+        `<tr class="${item.seen === 0 ? 'gap' : ''}"><td><code>${htmlText(item.name)}</code>${item.documented ? '' : ' <span class="muted">(not in the contract)</span>'}</td><td>${item.seen}</td><td>${requirementLinks(item.requirements, statuses)}</td></tr>`,
     )
     .join('');
 }
@@ -56,7 +56,7 @@ export function coverageSection(coverage: Coverage, statuses: RunStatuses = new 
   const counts = (Object.keys(coverageLabels) as CoverageKind[])
     .map(
       (kind) =>
-        `<tr><td>${escape(coverageLabels[kind])}</td><td>${meter(coverage.summary[kind].seen, coverage.summary[kind].documented)}</td></tr>`,
+        `<tr><td>${htmlText(coverageLabels[kind])}</td><td>${meter(coverage.summary[kind].seen, coverage.summary[kind].documented)}</td></tr>`,
     )
     .join('');
   const gaps =
@@ -65,13 +65,13 @@ export function coverageSection(coverage: Coverage, statuses: RunStatuses = new 
       : `<table><thead><tr><th>kind</th><th>not seen</th><th>requirement that would cover it</th></tr></thead><tbody>${coverage.gaps
           .map(
             (gap) =>
-              `<tr><td>${escape(gapLabels[gap.kind])}</td><td><code>${escape(gap.item)}</code></td><td>${gap.requirements.length === 0 ? escape(coveredBy(gap)) : gapRequirements(gap.requirements, statuses)}</td></tr>`,
+              `<tr><td>${htmlText(gapLabels[gap.kind])}</td><td><code>${htmlText(gap.item)}</code></td><td>${gap.requirements.length === 0 ? htmlText(coveredBy(gap)) : gapRequirements(gap.requirements, statuses)}</td></tr>`,
           )
           .join('')}</tbody></table>`;
   const items = itemKinds
     .map(
       (kind) =>
-        `<details><summary>${escape(coverageLabels[kind])} (${coverage.summary[kind].seen}/${coverage.summary[kind].documented})</summary><table><thead><tr><th>item</th><th>seen</th><th>requirements</th></tr></thead><tbody>${itemRows(coverage[kind], statuses)}</tbody></table></details>`,
+        `<details><summary>${htmlText(coverageLabels[kind])} (${coverage.summary[kind].seen}/${coverage.summary[kind].documented})</summary><table><thead><tr><th>item</th><th>seen</th><th>requirements</th></tr></thead><tbody>${itemRows(coverage[kind], statuses)}</tbody></table></details>`,
     )
     .join('\n');
   return `<section id="coverage"><h2>Coverage of the contract</h2>

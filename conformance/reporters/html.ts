@@ -13,7 +13,7 @@ import {
 } from '../harness/results.js';
 import { reportedCategories } from '../requirements/types.js';
 import { coverageSection, coverageStyle } from './coverage-html.js';
-import { htmlEscape } from './html-escape.js';
+import { htmlText } from '../../src/markup.js';
 
 const style = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
@@ -37,7 +37,7 @@ var wanted=button.dataset.status;document.querySelectorAll('.filters button').fo
 document.querySelectorAll('tr.requirement').forEach(function(row){row.style.display=(wanted==='all'||row.dataset.status===wanted)?'':'none'})})});`;
 
 function json(value: unknown): string {
-  return htmlEscape(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  return htmlText(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 }
 
 function headers(record: Record<string, string>): string {
@@ -53,8 +53,8 @@ function exchange(record: EvidenceRecord): string {
       ? `no response: ${record.error ?? 'unknown'}`
       : `${record.response.status}\n${headers(record.response.headers)}\n\n${record.response.body}${record.response.truncated === true ? '\n[cut]' : ''}`;
   const label = record.inbound === true ? 'received by the suite' : 'sent by the suite';
-  return `<details><summary>#${record.id} ${htmlEscape(record.request.method)} ${htmlEscape(record.request.url)} → ${record.response?.status ?? 'no response'} <span class="muted">(${label}, ${record.durationMs} ms)</span></summary>
-<p class="muted">Request</p><pre>${htmlEscape(request)}</pre><p class="muted">${record.inbound === true ? 'Answer of the suite' : 'Response'}</p><pre>${htmlEscape(response)}</pre></details>`;
+  return `<details><summary>#${record.id} ${htmlText(record.request.method)} ${htmlText(record.request.url)} → ${record.response?.status ?? 'no response'} <span class="muted">(${label}, ${record.durationMs} ms)</span></summary>
+<p class="muted">Request</p><pre>${htmlText(request)}</pre><p class="muted">${record.inbound === true ? 'Answer of the suite' : 'Response'}</p><pre>${htmlText(response)}</pre></details>`;
 }
 
 function observation(record: ObservationRecord): string {
@@ -62,13 +62,13 @@ function observation(record: ObservationRecord): string {
     record.expected === undefined && record.got === undefined
       ? ''
       : `<details open><summary>expected / got</summary><pre>expected: ${json(record.expected ?? null)}\n\ngot: ${json(record.got ?? null)}</pre></details>`;
-  return `<div class="obs ${record.outcome}"><span class="status ${record.outcome}">${record.outcome}</span> <code>${htmlEscape(record.check)}</code>${record.kind === undefined ? '' : ` <span class="muted">${record.kind}</span>`}: ${htmlEscape(record.message)}${expectation}${record.evidence.map(exchange).join('')}</div>`;
+  return `<div class="obs ${record.outcome}"><span class="status ${record.outcome}">${record.outcome}</span> <code>${htmlText(record.check)}</code>${record.kind === undefined ? '' : ` <span class="muted">${record.kind}</span>`}: ${htmlText(record.message)}${expectation}${record.evidence.map(exchange).join('')}</div>`;
 }
 
 function row(result: RequirementResult): string {
   return `<tr class="requirement" id="${result.id}" data-status="${result.status}"><td class="status ${result.status}">${result.status}</td><td><b>${result.id}</b><br><span class="muted">${result.level}</span></td>
-<td>${htmlEscape(result.statement)}<br><span class="muted">Seed: ${htmlEscape(result.seed)} · ${result.provenance}${result.references === undefined ? '' : ` · ${htmlEscape(result.references.join(', '))}`}</span>${result.reason === undefined ? '' : `<br><i>${htmlEscape(result.reason)}</i>`}${result.remedy === undefined ? '' : `<br><span class="muted">To check it: ${htmlEscape(result.remedy)}</span>`}
-<details><summary>${result.observations.length} observations · checks: ${htmlEscape(result.checks.join(', '))}</summary>${result.observations.map(observation).join('')}</details></td></tr>`;
+<td>${htmlText(result.statement)}<br><span class="muted">Seed: ${htmlText(result.seed)} · ${result.provenance}${result.references === undefined ? '' : ` · ${htmlText(result.references.join(', '))}`}</span>${result.reason === undefined ? '' : `<br><i>${htmlText(result.reason)}</i>`}${result.remedy === undefined ? '' : `<br><span class="muted">To check it: ${htmlText(result.remedy)}</span>`}
+<details><summary>${result.observations.length} observations · checks: ${htmlText(result.checks.join(', '))}</summary>${result.observations.map(observation).join('')}</details></td></tr>`;
 }
 
 export function renderHtml(result: RunResult): string {
@@ -77,7 +77,7 @@ export function renderHtml(result: RunResult): string {
     .map((category) => result.requirements.filter((requirement) => requirement.category === category))
     .filter((group) => group.length > 0)
     .map(
-      (group) => `<h2>${htmlEscape(group[0]!.category)}</h2><table><tbody>${group.map(row).join('\n')}</tbody></table>`,
+      (group) => `<h2>${htmlText(group[0]!.category)}</h2><table><tbody>${group.map(row).join('\n')}</tbody></table>`,
     )
     .join('\n');
   const levels = (['MUST', 'SHOULD', 'MAY'] as const)
@@ -87,22 +87,22 @@ export function renderHtml(result: RunResult): string {
     )
     .join('');
   const verdictClass = { conformant: 'ok', 'not conformant': 'bad', incomplete: 'incomplete' }[summary.verdict];
-  const verdict = `<span class="verdict ${verdictClass}" data-verdict="${summary.verdict}">${htmlEscape(verdictLine(summary))}</span>`;
+  const verdict = `<span class="verdict ${verdictClass}" data-verdict="${summary.verdict}">${htmlText(verdictLine(summary))}</span>`;
   const unchecked =
     summary.mustUnchecked.length === 0
       ? ''
       : `<h2>MUST requirements not checked (${summary.mustUnchecked.length})</h2><table><thead><tr><th>requirement</th><th>why</th><th>what would enable it</th></tr></thead><tbody>${summary.mustUnchecked
           .map(
             (one) =>
-              `<tr><td><a href="#${htmlEscape(one.id)}">${htmlEscape(one.id)}</a> <span class="status ${one.status}">${one.status}</span></td><td>${htmlEscape(one.reason)}</td><td>${htmlEscape(one.remedy)}</td></tr>`,
+              `<tr><td><a href="#${htmlText(one.id)}">${htmlText(one.id)}</a> <span class="status ${one.status}">${one.status}</span></td><td>${htmlText(one.reason)}</td><td>${htmlText(one.remedy)}</td></tr>`,
           )
           .join('')}</tbody></table>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Conformance report: ${htmlEscape(result.target.baseUrl)}</title><style>${style}${coverageStyle}</style></head>
-<body><header><h1>${htmlEscape(result.suite.title ?? 'Decision-Board API conformance')}</h1>
-<p>Target ${htmlEscape(result.target.baseUrl)} · ${result.target.live ? 'live implementation' : 'mock'} · profile ${htmlEscape(result.profile.name)} · time scale ${result.target.timeScale}${result.target.testControl ? ' (test control)' : ''}</p>
-<p>${htmlEscape(result.suite.name)} ${htmlEscape(result.suite.version)}, contract ${htmlEscape(result.suite.contractVersion)} · ${result.startedAt} · ${(result.durationMs / 1000).toFixed(1)} s</p>${verdict}</header>
+<title>Conformance report: ${htmlText(result.target.baseUrl)}</title><style>${style}${coverageStyle}</style></head>
+<body><header><h1>${htmlText(result.suite.title ?? 'Decision-Board API conformance')}</h1>
+<p>Target ${htmlText(result.target.baseUrl)} · ${result.target.live ? 'live implementation' : 'mock'} · profile ${htmlText(result.profile.name)} · time scale ${result.target.timeScale}${result.target.testControl ? ' (test control)' : ''}</p>
+<p>${htmlText(result.suite.name)} ${htmlText(result.suite.version)}, contract ${htmlText(result.suite.contractVersion)} · ${result.startedAt} · ${(result.durationMs / 1000).toFixed(1)} s</p>${verdict}</header>
 <main>${unchecked}<div class="counts"><div><b>${summary.requirements.total}</b> requirements</div><div class="pass">${summary.requirements.pass} pass</div><div class="fail">${summary.requirements.fail} fail</div><div class="error">${summary.requirements.error} error</div><div class="skip">${summary.requirements.skip} skip</div>${levels}</div>
 ${result.coverage === undefined ? '' : coverageSection(result.coverage, new Map(result.requirements.map((requirement) => [requirement.id, requirement.status])))}
 <h2>Requirements</h2>

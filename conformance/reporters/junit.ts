@@ -6,22 +6,8 @@
  * @module
  */
 import { type RequirementResult, type RunResult, verdictLine } from '../harness/results.js';
+import { xmlText } from '../../src/markup.js';
 import { reportedCategories } from '../requirements/types.js';
-
-/** Escapes text for XML 1.0 and drops the characters it cannot carry at all. */
-export function xmlEscape(text: string): string {
-  // XML 1.0's Char production (tab, line feed and carriage return are the only controls it allows).
-  return (
-    text
-      // eslint-disable-next-line no-control-regex
-      .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-      .replaceAll('&', '&amp;')
-      .replaceAll('<', '&lt;')
-      .replaceAll('>', '&gt;')
-      .replaceAll('"', '&quot;')
-      .replaceAll("'", '&apos;')
-  );
-}
 
 function details(result: RequirementResult): string {
   return result.observations
@@ -45,13 +31,13 @@ function details(result: RequirementResult): string {
 }
 
 function testCase(result: RequirementResult): string {
-  const name = xmlEscape(`${result.id} [${result.level}] ${result.statement}`);
+  const name = xmlText(`${result.id} [${result.level}] ${result.statement}`);
   const open = `    <testcase classname="conformance.${result.category}" name="${name}" time="0">`;
   const why =
     result.reason ??
     result.observations.find((observation) => observation.outcome === result.status)?.message ??
     result.status;
-  const message = xmlEscape(
+  const message = xmlText(
     `${why}${result.remedy === undefined ? '' : `; to check it: ${result.remedy}`}`.slice(0, 800),
   );
   switch (result.status) {
@@ -60,9 +46,9 @@ function testCase(result: RequirementResult): string {
     case 'skip':
       return `${open}\n      <skipped message="${message}"/>\n    </testcase>`;
     case 'fail':
-      return `${open}\n      <failure message="${message}" type="${result.level}">${xmlEscape(details(result))}</failure>\n    </testcase>`;
+      return `${open}\n      <failure message="${message}" type="${result.level}">${xmlText(details(result))}</failure>\n    </testcase>`;
     case 'error':
-      return `${open}\n      <error message="${message}" type="error">${xmlEscape(details(result))}</error>\n    </testcase>`;
+      return `${open}\n      <error message="${message}" type="error">${xmlText(details(result))}</error>\n    </testcase>`;
   }
 }
 
@@ -81,7 +67,7 @@ export function renderJunit(result: RunResult): string {
     });
   const total = result.summary.requirements;
   const property = (name: string, value: string): string =>
-    `      <property name="${name}" value="${xmlEscape(value)}"/>`;
+    `      <property name="${name}" value="${xmlText(value)}"/>`;
   // Surefire's schema allows a suite of properties alone: the verdict stays out of the test counts.
   const verdict = [
     `  <testsuite name="conformance.verdict" tests="0" failures="0" errors="0" skipped="0" time="0" timestamp="${result.startedAt.slice(0, 19)}">`,
@@ -95,7 +81,7 @@ export function renderJunit(result: RunResult): string {
   ].join('\n');
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlEscape(`${result.suite.name} ${result.suite.version} against ${result.target.baseUrl}`)}" tests="${total.total}" failures="${total.fail}" errors="${total.error}" skipped="${total.skip}" time="${(result.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="${xmlText(`${result.suite.name} ${result.suite.version} against ${result.target.baseUrl}`)}" tests="${total.total}" failures="${total.fail}" errors="${total.error}" skipped="${total.skip}" time="${(result.durationMs / 1000).toFixed(3)}">`,
     verdict,
     ...suites,
     '</testsuites>',

@@ -8,7 +8,7 @@
 import type { Seen, TrafficCoverage } from './coverage.js';
 import type { Violation } from './findings.js';
 import type { ProxyReport } from './report.js';
-import { htmlText as escape } from './report-escape.js';
+import { htmlText } from '../../markup.js';
 import { verdictLine } from './report.js';
 
 const style = `
@@ -40,41 +40,41 @@ function violationRow(violation: Violation): string {
   const expectation =
     violation.expected === undefined && violation.got === undefined
       ? ''
-      : `<pre>expected: ${escape(JSON.stringify(violation.expected ?? null, null, 2))}\n\ngot: ${escape(JSON.stringify(violation.got ?? null, null, 2))}</pre>`;
+      : `<pre>expected: ${htmlText(JSON.stringify(violation.expected ?? null, null, 2))}\n\ngot: ${htmlText(JSON.stringify(violation.got ?? null, null, 2))}</pre>`;
   return `<tr><td class="status ${violation.counted ? 'fail' : 'muted'}">${violation.kind}${violation.counted ? '' : '<br><span class="muted">not counted</span>'}</td>
-<td><code>${escape(violation.operation ?? '(not in the contract)')}</code><br><span class="muted">#${violation.exchange} ${escape(violation.method)} ${escape(violation.target)} → ${violation.status ?? 'no answer'}</span></td>
-<td><code>${escape(violation.pointer)}</code> ${escape(violation.message)}<details><summary>evidence</summary>${expectation}<p class="muted">Request</p><pre>${escape(request)}</pre><p class="muted">Answer</p><pre>${escape(answer)}</pre></details></td></tr>`;
+<td><code>${htmlText(violation.operation ?? '(not in the contract)')}</code><br><span class="muted">#${violation.exchange} ${htmlText(violation.method)} ${htmlText(violation.target)} → ${violation.status ?? 'no answer'}</span></td>
+<td><code>${htmlText(violation.pointer)}</code> ${htmlText(violation.message)}<details><summary>evidence</summary>${expectation}<p class="muted">Request</p><pre>${htmlText(request)}</pre><p class="muted">Answer</p><pre>${htmlText(answer)}</pre></details></td></tr>`;
 }
 
 function seenRows(items: readonly Seen[]): string {
   return items
     .map(
       (item) =>
-        `<tr class="${item.seen === 0 ? 'gap' : ''}"><td><code>${escape(item.name)}</code>${item.documented ? '' : ' <span class="muted">(not in the contract)</span>'}</td><td>${item.seen}</td></tr>`,
+        `<tr class="${item.seen === 0 ? 'gap' : ''}"><td><code>${htmlText(item.name)}</code>${item.documented ? '' : ' <span class="muted">(not in the contract)</span>'}</td><td>${item.seen}</td></tr>`,
     )
     .join('');
 }
 
 function coverageSection(coverage: TrafficCoverage): string {
   const counts = Object.entries(coverage.summary)
-    .map(([kind, { seen, documented }]) => `<div><b>${seen}/${documented}</b> ${escape(kind)}</div>`)
+    .map(([kind, { seen, documented }]) => `<div><b>${seen}/${documented}</b> ${htmlText(kind)}</div>`)
     .join('');
   const operations = coverage.operations
     .map((operation) => {
       const chips = Object.entries(operation.statuses)
-        .map(([status, count]) => `<span class="chip s${status[0]}">${escape(status)} ×${count}</span>`)
+        .map(([status, count]) => `<span class="chip s${status[0]}">${htmlText(status)} ×${count}</span>`)
         .join(' ');
       const unseen =
         operation.unseenStatuses.length === 0
           ? ''
-          : `<br><span class="muted">not seen: ${escape(operation.unseenStatuses.join(', '))}</span>`;
-      return `<tr class="${operation.calls === 0 ? 'gap' : ''}"><td><code>${escape(operation.method)} ${escape(operation.path)}</code><br><span class="muted">${escape(operation.operationId)}</span></td><td>${operation.calls}</td><td>${chips}${unseen}</td></tr>`;
+          : `<br><span class="muted">not seen: ${htmlText(operation.unseenStatuses.join(', '))}</span>`;
+      return `<tr class="${operation.calls === 0 ? 'gap' : ''}"><td><code>${htmlText(operation.method)} ${htmlText(operation.path)}</code><br><span class="muted">${htmlText(operation.operationId)}</span></td><td>${operation.calls}</td><td>${chips}${unseen}</td></tr>`;
     })
     .join('');
   const variants = coverage.variants
     .map(
       (set) =>
-        `<details><summary><code>${escape(set.set)}</code> (${set.branches.filter((branch) => branch.seen > 0).length}/${set.branches.length})</summary><table><tbody>${seenRows(set.branches)}</tbody></table></details>`,
+        `<details><summary><code>${htmlText(set.set)}</code> (${set.branches.filter((branch) => branch.seen > 0).length}/${set.branches.length})</summary><table><tbody>${seenRows(set.branches)}</tbody></table></details>`,
     )
     .join('');
   return `<h2>Coverage of the contract by the traffic</h2><div class="counts">${counts}${coverage.unknownRequests > 0 ? `<div><b>${coverage.unknownRequests}</b> requests outside the contract</div>` : ''}</div>
@@ -94,11 +94,11 @@ export function renderHtml(report: ProxyReport): string {
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Validation proxy report: ${escape(report.upstream)}</title><style>${style}</style></head>
+<title>Validation proxy report: ${htmlText(report.upstream)}</title><style>${style}</style></head>
 <body><header><h1>Decision-Board API traffic against the contract</h1>
-<p>Upstream ${escape(report.upstream)} · proxy ${escape(report.proxy)} · stopped by ${escape(report.stoppedBy)} · --fail-on ${escape(report.failOn.join(',') || 'none')}</p>
-<p>${escape(report.tool.name)} ${escape(report.tool.version)}, contract ${escape(report.contractVersion)} · ${report.startedAt} · ${(report.durationMs / 1000).toFixed(1)} s</p>
-<span class="verdict ${verdictClass}" data-verdict="${escape(report.verdict)}">${escape(verdictLine(report))}</span></header>
+<p>Upstream ${htmlText(report.upstream)} · proxy ${htmlText(report.proxy)} · stopped by ${htmlText(report.stoppedBy)} · --fail-on ${htmlText(report.failOn.join(',') || 'none')}</p>
+<p>${htmlText(report.tool.name)} ${htmlText(report.tool.version)}, contract ${htmlText(report.contractVersion)} · ${report.startedAt} · ${(report.durationMs / 1000).toFixed(1)} s</p>
+<span class="verdict ${verdictClass}" data-verdict="${htmlText(report.verdict)}">${htmlText(verdictLine(report))}</span></header>
 <main><div class="counts"><div><b>${report.summary.exchanges}</b> requests relayed</div><div><b>${report.summary.unanswered}</b> unanswered</div>${byKind}<div><b>${report.summary.counted}</b> counted</div></div>
 <h2>Violations (${report.violations.length})</h2>${violations}
 ${coverageSection(report.coverage)}

@@ -8,7 +8,7 @@
  */
 import type { Violation } from './findings.js';
 import type { ProxyReport } from './report.js';
-import { xmlText } from './report-escape.js';
+import { xmlText } from '../../markup.js';
 
 function describe(violation: Violation): string {
   const lines = [

@@ -4,13 +4,8 @@
  * (HTML Living Standard §13.1.2.6: `&`, `<`, `>`, `"` and `'` cover text and quoted attributes).
  * @module
  */
+import { htmlText } from '../../../markup.js';
 import type { Share, StoredSession } from '../../ports/records.js';
-
-const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => escapes[character] ?? character);
-}
 
 const style = `
 body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1c1e21}
@@ -25,7 +20,7 @@ function layout(title: string, body: string): string {
     '<html lang="en">',
     '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex">',
-    `<title>${escapeHtml(title)}</title><style>${style}</style></head>`,
+    `<title>${htmlText(title)}</title><style>${style}</style></head>`,
     `<body><main>${body}</main></body>`,
     '</html>',
     '',
@@ -45,12 +40,12 @@ function memoSection(session: StoredSession): string {
   }
   return [
     '<h2>Verdict</h2>',
-    `<p class="verdict">${escapeHtml(memo.verdict)}</p>`,
+    `<p class="verdict">${htmlText(memo.verdict)}</p>`,
     `<p>Confidence: ${memo.confidence_0_100}/100</p>`,
     '<h2>Conditions</h2>',
-    list(memo.conditions.map(escapeHtml)),
+    list(memo.conditions.map(htmlText)),
     '<h2>Dissent</h2>',
-    list(memo.dissent.map((entry) => `<strong>${escapeHtml(entry.synth)}</strong>: ${escapeHtml(entry.position)}`)),
+    list(memo.dissent.map((entry) => `<strong>${htmlText(entry.synth)}</strong>: ${htmlText(entry.position)}`)),
   ].join('\n');
 }
 
@@ -67,8 +62,8 @@ export function sessionPage(session: StoredSession, share: Share): string {
   return layout(
     title,
     [
-      `<h1>${escapeHtml(title)}</h1>`,
-      `<dl>${facts.map(([name, value]) => `<dt>${name}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`,
+      `<h1>${htmlText(title)}</h1>`,
+      `<dl>${facts.map(([name, value]) => `<dt>${name}</dt><dd>${htmlText(value)}</dd>`).join('')}</dl>`,
       memoSection(session),
       `<p class="note">Shared read-only. Views of this link: ${share.view_count}.</p>`,
     ].join('\n'),
@@ -82,7 +77,7 @@ export function passwordPage(error?: string): string {
     [
       '<h1>This session is protected</h1>',
       '<p>Enter the password you were given with the link.</p>',
-      error === undefined ? '' : `<p class="error" role="alert">${escapeHtml(error)}</p>`,
+      error === undefined ? '' : `<p class="error" role="alert">${htmlText(error)}</p>`,
       '<form method="post">',
       '<label>Password <input type="password" name="password" autocomplete="current-password" required autofocus></label>',
       '<button type="submit">Open</button>',
@@ -93,5 +88,5 @@ export function passwordPage(error?: string): string {
 
 /** A page that says why nothing is shown. */
 export function messagePage(title: string, text: string): string {
-  return layout(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(text)}</p>`);
+  return layout(title, `<h1>${htmlText(title)}</h1>\n<p>${htmlText(text)}</p>`);
 }

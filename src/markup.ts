@@ -1,9 +1,14 @@
 /**
- * Text made safe for the report files: XML 1.0 for junit.xml, HTML for report.html.
+ * Text made safe inside the markup the kit writes: the reports (junit.xml, report.html) of the suites and
+ * the proxy, and the reference server's share page. A leaf: it imports nothing, and every layer may use it.
  * @module
  */
 
-/** Escapes text for XML 1.0 and drops the characters it cannot carry at all (its `Char` production). */
+/**
+ * Text for XML 1.0 content and quoted attributes: the five predefined entities, and the characters its
+ * `Char` production cannot carry at all dropped (tab, line feed and carriage return are the only controls
+ * it allows).
+ */
 export function xmlText(text: string): string {
   return (
     text
@@ -17,6 +22,7 @@ export function xmlText(text: string): string {
   );
 }
 
+/** Text for HTML content and quoted attributes (HTML Living Standard §13.1.2.6: `&`, `<`, `>`, `"`, `'`). */
 export function htmlText(text: string): string {
   return text
     .replaceAll('&', '&amp;')
