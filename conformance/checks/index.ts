@@ -26,6 +26,7 @@ import { shareChecks } from './shares.js';
 import { sseChecks } from './sse.js';
 import { sseEndingChecks } from './sse-endings.js';
 import { versioningChecks } from './versioning.js';
+import { webhookPauseChecks } from './webhook-pause.js';
 import { webhookRetryChecks } from './webhook-retries.js';
 import { webhookSubscriptionChecks } from './webhook-subscriptions.js';
 import { webhookChecks } from './webhooks.js';
@@ -58,6 +59,7 @@ export const checks: readonly Check[] = [
   ...isolationChatChecks,
   ...webhookChecks,
   ...webhookRetryChecks,
+  ...webhookPauseChecks,
   ...webhookSubscriptionChecks,
   ...planChecks,
   ...messageChecks,
