@@ -28,6 +28,9 @@ export const pause = check('pause', ['HOOK-009', 'HOOK-014', 'HOOK-018'], {
       statusOf(await ctx.http.get('/webhooks', { query: { limit: 1 } })) === 404
         ? undefined
         : await create(ctx, '/webhooks', marker('pause, unversioned'), ['session.cancelled'], 503);
+    const second = unversioned !== undefined && 'id' in unversioned ? unversioned : undefined;
+    // Every round of both is settled before the clock moves on, so no jump overtakes an attempt in flight.
+    const failingSubscriptions = second === undefined ? [subscription] : [subscription, second];
     try {
       const schedule = subscription.retrySchedule ??
         ctx.target.announced.retrySchedule ?? { waits_minutes: [1, 5, 15, 60, 240], max_attempts: 6 };
@@ -61,9 +64,8 @@ export const pause = check('pause', ['HOOK-009', 'HOOK-014', 'HOOK-018'], {
       let due = 0;
       for (const [round, waitMs] of waitsOf(schedule).entries()) {
         due += waitMs;
-        await settled(ctx, subscription, 10 * (round + 1));
-        if (unversioned !== undefined && 'id' in unversioned) {
-          await settled(ctx, unversioned, 10 * (round + 1));
+        for (const failing of failingSubscriptions) {
+          await settled(ctx, failing, 10 * (round + 1));
         }
         // Fast-forward to just before a round falls due, then run at normal speed until it is over.
         await ctx.clock.elapse(Math.max(0, earliest + due - slackMs - (await ctx.clock.now())), ctx.signal);
@@ -125,8 +127,8 @@ export const pause = check('pause', ['HOOK-009', 'HOOK-014', 'HOOK-018'], {
       );
       await reenableUnversioned(ctx, unversioned, 10 * schedule.max_attempts);
     } finally {
-      if (unversioned !== undefined && 'id' in unversioned) {
-        await ctx.http.delete(`/v1/webhooks/${unversioned.id}`);
+      if (second !== undefined) {
+        await ctx.http.delete(`/v1/webhooks/${second.id}`);
       }
     }
   }),

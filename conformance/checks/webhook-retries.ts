@@ -35,6 +35,7 @@ const paceRealMs = 800;
 const jitterRealMs = 250;
 /** Real time between two attempts that lets their whole-second timestamps differ. */
 const resignGapMs = 2_000;
+
 function scheduleName(schedule: Schedule): RetryScheduleName | undefined {
   const waits = schedule.waits_minutes.join(',');
   return waits === '1,5,15,60' && schedule.max_attempts === 5
